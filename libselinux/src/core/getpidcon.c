@@ -1,0 +1,25 @@
+/* core/getpidcon.c: getpidcon and its _raw twin. */
+#include <selinux/selinux.h>
+
+#include "internal.h"
+
+/* The current context of process pid.  A pid <= 0 is EINVAL. */
+_public_ int getpidcon_raw(pid_t pid, char **con)
+{
+	if (pid <= 0)
+		return RET_ERRNO(-EINVAL);
+	return RET_ERRNO(core_procattr_get(pid, "current", con));
+}
+
+_public_ int getpidcon(pid_t pid, char **con)
+{
+	_cleanup_free_ char *raw = NULL;
+	int r;
+
+	if (pid <= 0 || !con)
+		return RET_ERRNO(-EINVAL);
+	r = core_procattr_get(pid, "current", &raw);
+	if (r >= 0)
+		r = core_raw_to_trans(raw, con);
+	return RET_ERRNO(r);
+}

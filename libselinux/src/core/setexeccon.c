@@ -1,0 +1,21 @@
+/* core/setexeccon.c: setexeccon and its _raw twin. */
+#include <selinux/selinux.h>
+
+#include "internal.h"
+
+/* The context the next execve() will run in.  NULL resets it to the policy default. */
+_public_ int setexeccon_raw(const char *con)
+{
+	return RET_ERRNO(core_procattr_set("exec", con));
+}
+
+_public_ int setexeccon(const char *con)
+{
+	_cleanup_free_ char *raw = NULL;
+	int r;
+
+	r = core_trans_to_raw(con, &raw);
+	if (r >= 0)
+		r = core_procattr_set("exec", raw);
+	return RET_ERRNO(r);
+}

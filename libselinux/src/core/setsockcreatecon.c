@@ -1,0 +1,21 @@
+/* core/setsockcreatecon.c: setsockcreatecon and its _raw twin. */
+#include <selinux/selinux.h>
+
+#include "internal.h"
+
+/* The context of sockets this thread creates.  NULL resets it to the policy default. */
+_public_ int setsockcreatecon_raw(const char *con)
+{
+	return RET_ERRNO(core_procattr_set("sockcreate", con));
+}
+
+_public_ int setsockcreatecon(const char *con)
+{
+	_cleanup_free_ char *raw = NULL;
+	int r;
+
+	r = core_trans_to_raw(con, &raw);
+	if (r >= 0)
+		r = core_procattr_set("sockcreate", raw);
+	return RET_ERRNO(r);
+}

@@ -1,0 +1,123 @@
+/* core/xattr.c: the security.selinux extended attribute of files. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/xattr.h>
+
+#include "internal.h"
+
+#define XATTR_NAME_SELINUX "security.selinux"
+
+/* path (FOLLOW, NOFOLLOW) or the descriptor fd (CORE_XATTR_FD). */
+static ssize_t xget(const char *path, int fd, enum core_xattr_how how,
+		    void *buf, size_t size)
+{
+	if (how == CORE_XATTR_FD)
+		return fgetxattr(fd, XATTR_NAME_SELINUX, buf, size);
+	if (how == CORE_XATTR_NOFOLLOW)
+		return lgetxattr(path, XATTR_NAME_SELINUX, buf, size);
+	return getxattr(path, XATTR_NAME_SELINUX, buf, size);
+}
+
+static int xset(const char *path, int fd, enum core_xattr_how how,
+		const char *con, size_t size)
+{
+	if (how == CORE_XATTR_FD)
+		return fsetxattr(fd, XATTR_NAME_SELINUX, con, size, 0);
+	if (how == CORE_XATTR_NOFOLLOW)
+		return lsetxattr(path, XATTR_NAME_SELINUX, con, size, 0);
+	return setxattr(path, XATTR_NAME_SELINUX, con, size, 0);
+}
+
+/*
+ * f*xattr() refuse descriptors opened with O_PATH (EBADF); the file they
+ * name is still reachable through /proc/self/fd, which is what lets
+ * fgetfilecon/fsetfilecon accept O_PATH descriptors.
+ */
+static bool o_path_fd(int fd, char *path, size_t size)
+{
+	int flags = fcntl(fd, F_GETFL);
+
+	if (flags < 0 || !(flags & O_PATH))
+		return false;
+	snprintf(path, size, "/proc/self/fd/%d", fd);
+	return true;
+}
+
+/*
+ * Returns the attribute's size and a NUL-terminated copy in *con.  The
+ * value may lack the NUL (labels set by other tools), hence one spare
+ * byte.  An empty value is ENOTSUP, as the established library maps it.
+ */
+ssize_t core_xattr_get(const char *path, int fd, enum core_xattr_how how,
+		       char **con)
+{
+	_cleanup_free_ char *buf = NULL;
+	char fdpath[64];
+	size_t size = 256;
+	ssize_t n;
+
+	if (!con)
+		return -EINVAL;
+	for (;;) {
+		char *bigger = realloc(buf, size + 1);
+
+		if (!bigger)
+			return -ENOMEM;
+		buf = bigger;
+		n = xget(path, fd, how, buf, size);
+		if (n < 0 && errno == EBADF && how == CORE_XATTR_FD &&
+		    o_path_fd(fd, fdpath, sizeof(fdpath))) {
+			path = fdpath;
+			how = CORE_XATTR_FOLLOW;
+			continue;
+		}
+		if (n >= 0 || errno != ERANGE)
+			break;
+		/* It grew (or our guess was small): ask its size, retry. */
+		n = xget(path, fd, how, NULL, 0);
+		if (n < 0)
+			return -errno;
+		size = (size_t)n + 1;
+	}
+	if (n < 0)
+		return -errno;
+	if (n == 0)
+		return -ENOTSUP;
+	buf[n] = '\0';
+	*con = TAKE_PTR(buf);
+	return n;
+}
+
+/*
+ * The NUL is stored with the label, as the kernel itself does.  If the
+ * file system refuses (ENOTSUP) but the file already has exactly this
+ * label, that is success: nothing needed changing.
+ */
+int core_xattr_set(const char *path, int fd, enum core_xattr_how how,
+		   const char *con)
+{
+	char fdpath[64];
+	int r, err;
+
+	if (!con)
+		return -EINVAL;
+	r = xset(path, fd, how, con, strlen(con) + 1);
+	if (r < 0 && errno == EBADF && how == CORE_XATTR_FD &&
+	    o_path_fd(fd, fdpath, sizeof(fdpath))) {
+		path = fdpath;
+		how = CORE_XATTR_FOLLOW;
+		r = xset(path, fd, how, con, strlen(con) + 1);
+	}
+	if (r == 0)
+		return 0;
+	err = errno;
+	if (err == ENOTSUP) {
+		_cleanup_free_ char *cur = NULL;
+
+		if (core_xattr_get(path, fd, how, &cur) > 0 &&
+		    strcmp(cur, con) == 0)
+			return 0;
+	}
+	return -err;
+}

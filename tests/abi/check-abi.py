@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Compare the dynamic symbols of our libselinux.so.1 with the reference ABI.
+
+Every exported symbol must be in the reference list, in its node; nothing
+else may be exported (extensions of ours would carry a node not named
+LIBSELINUX_*).  Prints how many of the 243 symbols of a 64-bit build exist.
+"""
+import subprocess
+import sys
+
+lib, abi = sys.argv[1], sys.argv[2]
+
+ref = {}
+for line in open(abi):
+    line = line.strip()
+    if not line or line.startswith("#"):
+        continue
+    name, node = line.split()
+    ref[name] = node
+# matchpathcon_filespec_add64 exists only on 32-bit builds.
+ref64 = {n: v for n, v in ref.items() if n != "matchpathcon_filespec_add64"}
+
+out = subprocess.run(["objdump", "-T", lib], capture_output=True, text=True,
+                     check=True).stdout
+exported = {}
+nodes = set()
+for line in out.splitlines():
+    parts = line.split()
+    # "0000... g    DF .text  0000... LIBSELINUX_1.0 getcon"
+    if len(parts) < 7 or "*UND*" in line:
+        continue
+    if parts[1] not in ("g", "w") and "g" not in parts[1]:
+        continue
+    name, node = parts[-1], parts[-2]
+    if parts[-3] == "Base" or node.startswith("("):
+        continue
+    if name == node:  # the version definition itself
+        nodes.add(node)
+        continue
+    exported[name] = node
+
+errors = []
+for name, node in sorted(exported.items()):
+    if name not in ref:
+        if node.startswith("LIBSELINUX_"):
+            errors.append(f"exported but not in the reference ABI: {name}@{node}")
+    elif ref[name] != node:
+        errors.append(f"{name}: exported in {node}, reference has {ref[name]}")
+
+want_nodes = sorted(set(ref.values()), key=lambda v: [int(x) for x in v.split("_")[1].split(".")])
+for n in want_nodes:
+    if n not in nodes:
+        errors.append(f"version node missing: {n}")
+
+have = sorted(n for n in exported if n in ref64)
+missing = sorted(n for n in ref64 if n not in exported)
+print(f"ABI: {len(have)} of {len(ref64)} reference symbols exported, "
+      f"{len(missing)} not yet")
+for node in want_nodes:
+    names = [n for n in ref64 if ref64[n] == node]
+    got = [n for n in names if n in exported]
+    print(f"  {node:16s} {len(got):3d} / {len(names):3d}")
+if "-v" in sys.argv:
+    for n in missing:
+        print(f"  missing: {n}@{ref64[n]}")
+for e in errors:
+    print("FAIL:", e)
+sys.exit(1 if errors else 0)
