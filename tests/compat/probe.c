@@ -7,7 +7,7 @@
  * Only symbols Debian's 3.4 exports are called directly; newer ones are
  * looked up with dlsym so the same binary loads against both libraries.
  */
-#define _GNU_SOURCE
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -1,0 +1,41 @@
+/* tests/lib/fixture.h: temporary trees for the unit tests. */
+#ifndef TESTS_FIXTURE_H
+#define TESTS_FIXTURE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * A fixture is a fresh mkdtemp() directory holding whatever the test
+ * builds in it: a fake selinuxfs ("sys/fs/selinux/..."), a fake procfs
+ * ("proc/..."), a config tree ("etc/selinux/...") and plain files.
+ * fx_setup() makes it; fx_teardown() removes it recursively.
+ */
+extern char fx_root[4096];
+
+void fx_setup(void);
+void fx_teardown(void);
+
+/* fx_root + "/" + rel, in a rotating static buffer (8 slots). */
+const char *fx_path(const char *rel);
+
+/* Create fx_root/rel (and its parent directories) holding len bytes. */
+void fx_write(const char *rel, const void *data, size_t len);
+/* The same for a NUL-terminated string (without writing its NUL). */
+void fx_writes(const char *rel, const char *s);
+/* Create directory fx_root/rel and its parents. */
+void fx_mkdir(const char *rel);
+/* Read fx_root/rel into a malloc'd NUL-terminated buffer; *len if non-NULL. */
+char *fx_read(const char *rel, size_t *len);
+
+/*
+ * A fake selinuxfs under fx_root/"selinuxfs" with the given files, and
+ * set_selinuxmnt() pointed at it.  Returns the mount path.
+ */
+const char *fx_selinuxfs(void);
+
+/* Point the library's config root (normally /etc/selinux) at
+ * fx_root/"etc/selinux" through the unexported core hook. */
+void fx_config_root(void);
+
+#endif
