@@ -16,8 +16,16 @@
 
 /* Unexported hooks of the static archive. */
 void core_set_config_root(const char *dir);
+void core_set_proc_root(const char *dir);
 
 char fx_root[4096];
+
+void fx_setup_in(const char *base)
+{
+	snprintf(fx_root, sizeof(fx_root), "%s/selinux-test.XXXXXX", base);
+	ck_assert_msg(mkdtemp(fx_root) != NULL, "mkdtemp: %s",
+		      strerror(errno));
+}
 
 void fx_setup(void)
 {
@@ -126,4 +134,10 @@ void fx_config_root(void)
 {
 	fx_mkdir("etc/selinux");
 	core_set_config_root(fx_path("etc/selinux"));
+}
+
+void fx_proc_root(void)
+{
+	fx_mkdir("proc");
+	core_set_proc_root(fx_path("proc"));
 }

@@ -14,6 +14,9 @@
 extern char fx_root[4096];
 
 void fx_setup(void);
+/* As fx_setup(), but under base (e.g. /dev/shm, a tmpfs: ext4 limits an
+ * xattr to a block, tmpfs takes the 64 KiB the VFS allows). */
+void fx_setup_in(const char *base);
 void fx_teardown(void);
 
 /* fx_root + "/" + rel, in a rotating static buffer (8 slots). */
@@ -33,6 +36,10 @@ char *fx_read(const char *rel, size_t *len);
  * set_selinuxmnt() pointed at it.  Returns the mount path.
  */
 const char *fx_selinuxfs(void);
+
+/* A fake procfs root under fx_root/"proc" for the process attribute
+ * tests, through the unexported core_set_proc_root hook. */
+void fx_proc_root(void);
 
 /* Point the library's config root (normally /etc/selinux) at
  * fx_root/"etc/selinux" through the unexported core hook. */
