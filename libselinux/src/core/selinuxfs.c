@@ -102,15 +102,14 @@ int core_mountinfo_line(const char *line, char **mnt)
 	if (!copy)
 		return -ENOMEM;
 	copy[strcspn(copy, "\n")] = '\0';
-	for (tok = strtok_r(copy, " ", &save); tok && n < 6;
-	     tok = strtok_r(NULL, " ", &save))
+	while (n < 6 && (tok = strtok_r(n ? NULL : copy, " ", &save)))
 		field[n++] = tok;
 	if (n < 6)
 		return 0;
 	/* Skip the optional fields up to the "-" separator. */
-	tok = field[5];
-	while (tok && strcmp(tok, "-") != 0)
+	do
 		tok = strtok_r(NULL, " ", &save);
+	while (tok && strcmp(tok, "-") != 0);
 	if (!tok)
 		return 0;
 	fstype = strtok_r(NULL, " ", &save);
