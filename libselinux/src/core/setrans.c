@@ -104,7 +104,7 @@ static int full_io(int fd, bool out, void *buf, size_t len)
 static int ask(uint32_t function, const char *in, char **out)
 {
 	_cleanup_close_ int fd = -1;
-	_cleanup_free_ char *data = NULL;
+	_cleanup_free_ char *data = NULL, *msg = NULL;
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	uint32_t req[3], hdr[3];
 	size_t inlen = strlen(in) + 1;
@@ -120,14 +120,17 @@ static int ask(uint32_t function, const char *in, char **out)
 		return -errno;
 	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
 		return -errno;
+	/* One message: header, the string, and an empty second string. */
+	msg = malloc(sizeof(req) + inlen + 1);
+	if (!msg)
+		return -ENOMEM;
 	req[0] = function;
 	req[1] = (uint32_t)inlen;
-	req[2] = 1; /* the second string is empty: just its NUL */
-	r = full_io(fd, true, req, sizeof(req));
-	if (r >= 0)
-		r = full_io(fd, true, (void *)in, inlen);
-	if (r >= 0)
-		r = full_io(fd, true, "", 1);
+	req[2] = 1;
+	memcpy(msg, req, sizeof(req));
+	memcpy(msg + sizeof(req), in, inlen);
+	msg[sizeof(req) + inlen] = '\0';
+	r = full_io(fd, true, msg, sizeof(req) + inlen + 1);
 	if (r >= 0)
 		r = full_io(fd, false, hdr, sizeof(hdr));
 	if (r < 0)
