@@ -1,0 +1,37 @@
+/* utils/getpidcon.c: print the context of process PID. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include <selinux/selinux.h>
+
+/*
+ * As in selinux-utils 3.4: exactly one argument (else usage, status 1),
+ * read the way sscanf("%d") reads it - leading blanks and a sign allowed,
+ * trailing characters ignored, so "12abc" is pid 12 - or "invalid pid",
+ * status 2; a failing getpidcon() is status 3.  The library rejects a
+ * pid <= 0 with EINVAL.
+ */
+int main(int argc, char **argv)
+{
+	char *con = NULL;
+	pid_t pid;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage:  %s pid\n", argv[0]);
+		return 1;
+	}
+	if (sscanf(argv[1], "%d", &pid) != 1) {
+		fprintf(stderr, "%s:  invalid pid %s\n", argv[0], argv[1]);
+		return 2;
+	}
+	if (getpidcon(pid, &con) < 0) {
+		fprintf(stderr, "%s:  getpidcon() failed:  %s\n", argv[0],
+			strerror(errno));
+		return 3;
+	}
+	puts(con);
+	freecon(con);
+	return 0;
+}

@@ -1,0 +1,38 @@
+/* utils/getpidprevcon.c: print the context process PID had before its
+ * last exec. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include <selinux/selinux.h>
+
+/*
+ * Debian 12's selinux-utils (3.4) has no getpidprevcon: the program
+ * arrived with getpidprevcon(3) in libselinux 3.5, described there as the
+ * getpidcon utility's twin for the context before the last exec.  So it
+ * behaves exactly like our getpidcon (usage status 1, "invalid pid"
+ * status 2, a failing call status 3), naming getpidprevcon() instead.
+ */
+int main(int argc, char **argv)
+{
+	char *con = NULL;
+	pid_t pid;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage:  %s pid\n", argv[0]);
+		return 1;
+	}
+	if (sscanf(argv[1], "%d", &pid) != 1) {
+		fprintf(stderr, "%s:  invalid pid %s\n", argv[0], argv[1]);
+		return 2;
+	}
+	if (getpidprevcon(pid, &con) < 0) {
+		fprintf(stderr, "%s:  getpidprevcon() failed:  %s\n", argv[0],
+			strerror(errno));
+		return 3;
+	}
+	puts(con);
+	freecon(con);
+	return 0;
+}

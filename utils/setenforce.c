@@ -1,0 +1,52 @@
+/* utils/setenforce.c: switch SELinux between enforcing and permissive
+ * (setenforce(8)). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <selinux/selinux.h>
+
+static void usage(const char *prog)
+{
+	fprintf(stderr, "usage:  %s [ Enforcing | Permissive | 1 | 0 ]\n",
+		prog);
+	exit(1);
+}
+
+/*
+ * The mode is exactly "1" or "0", or the words of setenforce(8) in any
+ * case; anything else ("01", " 1", "2", "perm") is a usage error.  As in
+ * selinux-utils 3.4, the argument count is checked first, then whether
+ * SELinux is enabled, and only then the mode itself.
+ */
+static int parse_mode(const char *arg)
+{
+	if (strcmp(arg, "1") == 0 || strcasecmp(arg, "enforcing") == 0)
+		return 1;
+	if (strcmp(arg, "0") == 0 || strcasecmp(arg, "permissive") == 0)
+		return 0;
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	int mode;
+
+	if (argc != 2)
+		usage(argv[0]);
+	if (is_selinux_enabled() <= 0) {
+		fprintf(stderr, "%s: SELinux is disabled\n", argv[0]);
+		return 1;
+	}
+	mode = parse_mode(argv[1]);
+	if (mode < 0)
+		usage(argv[0]);
+	if (security_setenforce(mode) < 0) {
+		fprintf(stderr, "%s:  security_setenforce() failed:  %s\n",
+			argv[0], strerror(errno));
+		return 2;
+	}
+	return 0;
+}
