@@ -31,6 +31,15 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 3;
 	}
+	/*
+	 * An attribute the kernel answers with nothing is success with no
+	 * context; Debian's program crashes on it (puts(NULL)), ours says so.
+	 */
+	if (!con) {
+		fprintf(stderr, "%s:  getpidcon() failed:  %s\n", argv[0],
+			strerror(ENODATA));
+		return 3;
+	}
 	puts(con);
 	freecon(con);
 	return 0;
