@@ -153,6 +153,19 @@ class Fixture:
                    "/proc/%d/attr/%s" % (p.pid, a))
         return p.pid
 
+    def pids(self):
+        """(faked, plain): the pids of two sleepers, made once."""
+        if not hasattr(self, "_pids"):
+            self._pids = (str(self.sleeper(True)), str(self.sleeper(False)))
+        return self._pids
+
+    def set_peer(self, value):
+        """What the faked sleeper's current and prev attributes hold."""
+        for a in ("peer_current", "peer_prev"):
+            with open(os.path.join(self.attr, a), "r+b") as f:
+                f.truncate(0)
+                f.write(value)
+
     def run(self, argv, lib, cwd=None, argv0=None, self_attr=False):
         """Run argv with lib ("ref", "ours" or a directory) in the current
         state.  self_attr: first bind-mount the fixture attr files over
@@ -379,7 +392,7 @@ def group_coreutils(fx, rep):
         ["stat", "-c", "%C", "nonexistent"],
         ["find", ".", "-printf", "%p %Z\\n"],
     ]
-    for state in ("nofs", "enabled", "nocfg"):
+    for state in ("nofs", "enabled", "nocfg", "ro"):
         fx.set_state(state)
         for where, cwd in (("ext4", fx.disk), ("tmpfs", fx.tmpfs)):
             for cmd in cmds:
@@ -559,8 +572,7 @@ def util_cases(fx):
                           post=xattrs(huge_tgt),
                           tag="tmpfs, %d-byte context" % size))
     # getpidcon: a process with faked attributes, one without, none.
-    faked = str(fx.sleeper(True))
-    real = str(fx.sleeper(False))
+    faked, real = fx.pids()
     pid_args = [[], [faked, real], ["abc"], [""], ["-"], ["0"], ["-1"],
                 ["0x10"], [faked], [faked + "abc"], [" " + faked],
                 ["+" + faked], [real], ["999999999"], ["4294967297"]]
@@ -568,16 +580,10 @@ def util_cases(fx):
         for args in pid_args:
             cases.append(Case("getpidcon", args, state))
 
-    def peer(value):
-        def pre():
-            for a in ("peer_current", "peer_prev"):
-                with open(os.path.join(fx.attr, a), "r+b") as f:
-                    f.truncate(0)
-                    f.write(value)
-        return pre
     for value in (b"a:b:c", b"a:b:c\n", b"a:b:c\0junk", PEER_CON):
         cases.append(Case("getpidcon", [faked], "enabled",
-                          pre=peer(value), tag="attr=%r" % value))
+                          pre=lambda v=value: fx.set_peer(v),
+                          tag="attr=%r" % value))
     return cases
 
 
@@ -633,6 +639,18 @@ def group_selinux_utils(fx, rep):
                    "reference")
         rep.expect(c.name() + " ours", run_case(fx, c, path, "ours", None),
                    ours)
+    # An attribute the kernel answers with nothing: both libraries return
+    # success and no context, on which Debian's getpidcon crashes.
+    faked = fx.pids()[0]
+    for state in ("nofs", "enabled"):
+        c = Case("getpidcon", [faked], state, pre=lambda: fx.set_peer(b""),
+                 tag="attr empty")
+        ref = run_case(fx, c, "/usr/sbin/getpidcon", "ref", None)
+        rep.expect(c.name() + " reference crashes", ref[0], -11,
+                   "reference")
+        rep.check(c.name(), ref,
+                  run_case(fx, c, "/usr/sbin/getpidcon", "ours", None))
+    fx.set_peer(PEER_CON)
     fx.write_sfs("enforce", b"1")
     fx.write_sfs("policyvers", b"33")
 
@@ -653,6 +671,19 @@ def group_utils(fx, rep, utils):
                            c.prog), lb="ours/reference lib")
     fx.write_sfs("enforce", b"1")
     fx.write_sfs("policyvers", b"33")
+    # Deliberately unlike Debian's (which crashes, see above): an empty
+    # attribute is an error of ours, by hand.
+    faked = fx.pids()[0]
+    fx.set_peer(b"")
+    for prog in ("getpidcon", "getpidprevcon"):
+        for state in ("nofs", "enabled"):
+            fx.set_state(state)
+            rep.expect("our %s %s [%s, attr empty]" % (prog, faked, state),
+                       fx.run([os.path.join(utils, prog), faked], "ours",
+                              argv0=prog),
+                       (3, b"", prog.encode() + b":  " + prog.encode() +
+                        b"() failed:  No data available\n"))
+    fx.set_peer(PEER_CON)
     group_getpidprevcon(fx, rep, utils)
 
 
@@ -662,11 +693,8 @@ def group_getpidprevcon(fx, rep, utils):
     check two ways: by hand, and against Debian's getpidcon run on a
     process whose current context holds what ours reads from prev."""
     prog = os.path.join(utils, "getpidprevcon")
-    faked = str(fx.sleeper(True))
-    real = str(fx.sleeper(False))
-    with open(os.path.join(fx.attr, "peer_prev"), "r+b") as f:
-        f.truncate(0)
-        f.write(b"system_u:system_r:sshd_t:s0\0")
+    faked, real = fx.pids()
+    fx.set_peer(b"system_u:system_r:sshd_t:s0\0")
     want = [
         ([], (1, b"", b"usage:  getpidprevcon pid\n")),
         ([faked, faked], (1, b"", b"usage:  getpidprevcon pid\n")),
@@ -688,10 +716,7 @@ def group_getpidprevcon(fx, rep, utils):
                        expected)
     # Debian's getpidcon on current == our getpidprevcon on prev.
     for value in (b"a:b:c", b"a:b:c\n", b"a:b:c\0junk", PEER_CON):
-        for a in ("peer_current", "peer_prev"):
-            with open(os.path.join(fx.attr, a), "r+b") as f:
-                f.truncate(0)
-                f.write(value)
+        fx.set_peer(value)
         for state in ("nofs", "enabled"):
             fx.set_state(state)
             for args in ([faked], ["0"], [real], ["abc"], [], ["-1"]):
