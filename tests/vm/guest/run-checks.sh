@@ -1,0 +1,30 @@
+#!/bin/sh
+# Runs every check in /vm/checks in name order (inside the VM).  A *.sh
+# file runs under busybox sh, any other executable directly; each prints
+# "ok   NAME", "FAIL NAME: why" or "skip NAME: why" lines (guest/lib.sh)
+# which run-vm.sh counts on the host.  A check that exits non-zero has
+# crashed: that is reported as a failure of its own.
+# /vm/only, if present, holds a shell pattern: only matching checks run.
+. /vm/profile.sh
+only='*'
+[ -s /vm/only ] && only=$(cat /vm/only)
+for c in /vm/checks/*; do
+	name=${c##*/}
+	# shellcheck disable=SC2254
+	case $name in $only) ;; *) continue ;; esac
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	case $c in
+	*.sh) /bin/sh "$c" ;;
+	*) [ -x "$c" ] || continue; "$c" ;;
+	esac
+	st=$?
+	[ $st = 0 ] || echo "FAIL $VM_PROFILE/$name: exited with status $st"
+	# every check starts enforcing; one that leaves it permissive is a bug
+	# of its own and must not weaken the checks after it
+	if [ "$(cat /sys/fs/selinux/enforce)" != 1 ]; then
+		echo "FAIL $VM_PROFILE/$name: left the kernel permissive"
+		echo 1 > /sys/fs/selinux/enforce
+	fi
+	echo "# $name: $t0 -> $(cut -d' ' -f1 /proc/uptime) s uptime"
+done
+exit 0
