@@ -227,17 +227,17 @@ static void cmd_file(const char *path)
 		const char *name;
 		getpath_fn f;
 	} byname[] = {
-		{ "getfilecon", getfilecon },
-		{ "getfilecon_raw", getfilecon_raw },
-		{ "lgetfilecon", lgetfilecon },
-		{ "lgetfilecon_raw", lgetfilecon_raw },
+	    {"getfilecon", getfilecon},
+	    {"getfilecon_raw", getfilecon_raw},
+	    {"lgetfilecon", lgetfilecon},
+	    {"lgetfilecon_raw", lgetfilecon_raw},
 	};
 	static const struct {
 		const char *name;
 		getfd_fn f;
 	} byfd[] = {
-		{ "fgetfilecon", fgetfilecon },
-		{ "fgetfilecon_raw", fgetfilecon_raw },
+	    {"fgetfilecon", fgetfilecon},
+	    {"fgetfilecon_raw", fgetfilecon_raw},
 	};
 
 	for (size_t i = 0; i < sizeof(byname) / sizeof(byname[0]); i++) {
@@ -393,8 +393,8 @@ static void cmd_keycreate(const char *con)
 		if (n < 0 || n > (long)sizeof(buf))
 			printf("key security = -1 errno=%s\n", errname(errno));
 		else
-			printf("key security = \"%.*s\"\n", (int)strnlen(buf, n),
-			       buf);
+			printf("key security = \"%.*s\"\n",
+			       (int)strnlen(buf, n), buf);
 	}
 	call_set("setkeycreatecon(NULL)", setkeycreatecon, NULL);
 	call_get("getkeycreatecon", getkeycreatecon);
@@ -405,8 +405,7 @@ static void cmd_check(const char *con)
 	errno = 0;
 	show_rc("security_check_context", security_check_context(con));
 	errno = 0;
-	show_rc("security_check_context_raw",
-		security_check_context_raw(con));
+	show_rc("security_check_context_raw", security_check_context_raw(con));
 }
 
 static void cmd_canon(const char *con)
