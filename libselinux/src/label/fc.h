@@ -1,0 +1,158 @@
+/* label/fc.h: the file_contexts backend's data, shared by its files. */
+#ifndef SELINUX_LABEL_FC_H
+#define SELINUX_LABEL_FC_H
+
+#include "internal.h"
+
+/*
+ * How a spec is matched.  The answers are always the reference's: the
+ * spec with the highest index (file order, regex specs before literal
+ * ones) that matches wins.  The kinds only decide how fast we find it.
+ *  FC_FIXED   no regex meta character and only escapes of punctuation:
+ *             an exact string, found in a hash table.
+ *  FC_TRIE    a regex our own syntax check accepts, without a top-level
+ *             '|': it can only match paths starting with its unescaped
+ *             fixed prefix, so it lives in the trie node of that prefix,
+ *             whose specs are matched together by one combined regex.
+ *  FC_SINGLE  anything else (a top-level '|', back references, an option
+ *             setting, a regex PCRE2 rejects): matched on its own, in
+ *             index order, exactly as the reference does.
+ */
+enum fc_kind { FC_FIXED, FC_TRIE, FC_SINGLE };
+
+struct fc_spec {
+	char *regex; /* as written in file_contexts */
+	char *ctx; /* the raw context, or "<<none>>" */
+	uint32_t mode; /* S_IFMT bits, 0 for any file type */
+	uint32_t lineno;
+	uint32_t file; /* index into fc_data.files */
+	uint32_t stem_len; /* the reference's stem ("/usr" of "/usr/.*") */
+	uint32_t prefix_len; /* the reference's prefix_len (raw chars) */
+	uint8_t meta; /* the reference's hasMetaChars */
+	uint8_t kind; /* enum fc_kind */
+	uint8_t bad; /* PCRE2 rejects the regex: a lookup reaching it fails */
+	uint8_t any_matches; /* written with __atomic (selabel_stats) */
+	char *lit; /* FC_FIXED: the path; FC_TRIE: the fixed prefix */
+	uint32_t lit_len;
+	uint32_t rem_off; /* FC_TRIE: offset in regex after the prefix */
+	uint32_t hnext; /* FC_FIXED: next spec in its hash chain, or ~0 */
+	/* "^regex$" compiled on its own, published with __atomic once
+	 * built (under fc_data.lock); NULL until first needed. */
+	pcre2_code *re;
+};
+
+/* A node of the radix trie of FC_TRIE prefixes. */
+struct fc_node {
+	const char *label; /* edge label (points into a spec's lit) */
+	uint32_t label_len;
+	uint32_t depth; /* length of the prefix this node stands for */
+	uint32_t nchild;
+	struct fc_node **child; /* sorted by label[0] */
+	uint32_t *specs; /* spec indices, highest first */
+	uint32_t nspecs, aspecs;
+	/* The combined regex of the node's specs, built on first use under
+	 * fc_data.lock and published with __atomic; built == 1 once tried
+	 * (code NULL then means: match each spec on its own). */
+	pcre2_code *code;
+	int built;
+};
+
+struct fc_sub {
+	char *src, *dst;
+	size_t slen;
+};
+
+/* Bump allocator for the specs' strings: freed all at once at close. */
+struct fc_chunk {
+	struct fc_chunk *next;
+	size_t used, size;
+	char mem[];
+};
+
+struct fc_data {
+	struct fc_chunk *arena;
+	struct fc_spec *spec; /* sorted: regex specs, then literal ones */
+	uint32_t nspec, aspec;
+	char **files; /* spec files read, for messages */
+	uint32_t nfiles;
+	/* FC_FIXED hash: heads[hash & mask] is the first spec or ~0. */
+	uint32_t *heads;
+	uint32_t mask;
+	struct fc_node *root;
+	uint32_t *single; /* FC_SINGLE spec indices, highest first */
+	uint32_t nsingle;
+	/* .subs and .subs_dist, in the reference's order (last line first) */
+	struct fc_sub *subs, *dist_subs;
+	size_t nsubs, ndist_subs;
+	/* Guards the lazy building of fc_spec.re and fc_node.code; readers
+	 * take no lock (they load the published pointers with __atomic). */
+	pthread_mutex_t lock;
+};
+
+/* fc_spec.c */
+/* A copy of [s, s + n) plus a NUL in d's arena; NULL if out of memory. */
+char *fc_strndup(struct fc_data *d, const char *s, size_t n);
+void fc_arena_free(struct fc_data *d);
+/* The reference's regex meta characters ".^$?*+|[({". */
+extern const uint8_t fc_meta[256];
+/* Fill in stem_len, prefix_len, meta, kind, lit, rem_off of s. */
+int fc_spec_analyze(struct fc_data *d, struct fc_spec *s);
+/* The type field ("--", "-d" ...) as mode bits; -EINVAL if unknown. */
+int fc_mode_from_string(const char *t, uint32_t *mode);
+const char *fc_mode_to_string(uint32_t mode);
+/* "^regex$" with the reference's flags; NULL and *err, *erroff on error. */
+pcre2_code *fc_compile(const char *regex, int *err, size_t *erroff);
+/* s->re, compiled on first use; NULL if PCRE2 rejects it. */
+pcre2_code *fc_spec_re(struct fc_data *d, struct fc_spec *s);
+void fc_spec_free(struct fc_spec *s);
+
+/* fc_text.c: parse one text file_contexts held in buf (NUL-terminated). */
+struct fc_load {
+	struct selabel_handle *h;
+	struct fc_data *d;
+	const char *prefix; /* SELABEL_OPT_SUBSET */
+	const char *path;
+	uint32_t file;
+};
+int fc_parse_text(struct fc_load *l, char *buf, size_t len);
+/* Append a spec (copying regex and ctx); applies SUBSET and VALIDATE. */
+int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
+		uint32_t mode, const char *ctx, size_t clen, uint32_t lineno);
+
+/* fc_bin.c: the compiled format. */
+#define FC_BIN_MAGIC 0xf97cff8aU
+int fc_parse_bin(struct fc_load *l, const uint8_t *buf, size_t len);
+/* Write d's specs as a version 5 file_contexts.bin to fd (with serialized
+ * regexes unless no_regex). */
+int fc_write_bin(struct fc_data *d, int fd, bool no_regex);
+
+/* fc_index.c */
+int fc_index_build(struct fc_data *d);
+void fc_index_free(struct fc_data *d);
+/*
+ * The highest spec index matching key (already normalised) for mode
+ * (S_IFMT bits or 0): >= 0, -ENOENT if none, -EINVAL if a regex PCRE2
+ * rejects is reached first (as the reference fails there too).
+ */
+int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
+		    uint32_t mode);
+
+/* fc_lookup.c */
+extern const struct lbl_ops fc_ops;
+/* Normalise key as the reference does (collapse "//", drop a trailing
+ * '/', apply .subs then .subs_dist) into *out: buf when it fits in size,
+ * else malloc'd; *outlen its length. */
+int fc_key(struct fc_data *d, const char *key, char *buf, size_t size,
+	   char **out, size_t *outlen);
+
+/* fc_subs.c */
+int fc_subs_load(struct selabel_handle *h, const char *path,
+		 struct fc_sub **subs, size_t *n);
+/* The substituted key (malloc'd), or NULL in *out if none applies. */
+int fc_subs_apply(const struct fc_sub *subs, size_t n, const char *key,
+		  size_t keylen, char **out);
+void fc_subs_free(struct fc_sub *subs, size_t n);
+
+void fc_data_free(struct fc_data *d);
+
+#endif

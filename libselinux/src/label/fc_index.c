@@ -1,0 +1,533 @@
+/* label/fc_index.c: finding the winning spec fast, with the same answer. */
+#include <string.h>
+
+#include "fc.h"
+
+/*
+ * The reference tries every spec from the highest index down and takes
+ * the first that matches (about 5000 regexes for a path that matches only
+ * "/.*").  We get the same spec from three sources and keep the highest
+ * index found:
+ *  - exact strings (FC_FIXED) in a hash table;
+ *  - FC_TRIE specs hang in a radix trie under their fixed prefix; for a
+ *    key we visit only the nodes on its path, and each node matches all
+ *    its specs at once with one combined, JIT-compiled regex: the
+ *    alternatives are the specs' remainders (after the prefix), highest
+ *    index first, each ending in "$" and a callout that checks the file
+ *    type and the reference's stem rule.  PCRE2 tries alternatives in
+ *    order, so the first one that gets through its callout is the node's
+ *    highest matching spec;
+ *  - FC_SINGLE specs one by one, highest first, as the reference does.
+ * A source is skipped when it cannot hold an index above the best so far.
+ */
+
+#define NONE UINT32_MAX
+
+static uint32_t hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 16777619u;
+	return h;
+}
+
+/* Per-thread PCRE2 match data and match context (pcre2_match needs its
+ * own for every concurrent call).  Freed by the key destructor when the
+ * thread ends. */
+struct tls_match {
+	pcre2_match_data *md;
+	pcre2_match_context *mc;
+};
+
+static pthread_once_t tls_once = PTHREAD_ONCE_INIT;
+static pthread_key_t tls_key; /* written once, under tls_once */
+static bool tls_ok; /* written once, under tls_once */
+
+static void tls_free(void *p)
+{
+	struct tls_match *t = p;
+
+	pcre2_match_data_free(t->md);
+	pcre2_match_context_free(t->mc);
+	free(t);
+}
+
+static void tls_init(void)
+{
+	tls_ok = pthread_key_create(&tls_key, tls_free) == 0;
+}
+
+static struct tls_match *tls_get(void)
+{
+	struct tls_match *t;
+
+	pthread_once(&tls_once, tls_init);
+	if (!tls_ok)
+		return NULL;
+	t = pthread_getspecific(tls_key);
+	if (t)
+		return t;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->md = pcre2_match_data_create(1, NULL);
+	t->mc = pcre2_match_context_create(NULL);
+	if (!t->md || !t->mc || pthread_setspecific(tls_key, t) != 0) {
+		tls_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* ---- the radix trie ---- */
+
+static struct fc_node *node_new(const char *label, uint32_t len,
+				uint32_t depth)
+{
+	struct fc_node *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->label = label;
+	n->label_len = len;
+	n->depth = depth;
+	return n;
+}
+
+static void node_free(struct fc_node *n)
+{
+	if (!n)
+		return;
+	for (uint32_t i = 0; i < n->nchild; i++)
+		node_free(n->child[i]);
+	free(n->child);
+	free(n->specs);
+	pcre2_code_free(n->code);
+	free(n);
+}
+
+/* The child whose label starts with c, and its slot in *pos. */
+static struct fc_node *node_child(const struct fc_node *n, uint8_t c,
+				  uint32_t *pos)
+{
+	uint32_t lo = 0, hi = n->nchild;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		uint8_t m = n->child[mid]->label[0];
+
+		if (m == c) {
+			*pos = mid;
+			return n->child[mid];
+		}
+		if (m < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*pos = lo;
+	return NULL;
+}
+
+static int node_add_child(struct fc_node *n, uint32_t pos, struct fc_node *c)
+{
+	struct fc_node **nc = realloc(n->child, (n->nchild + 1) * sizeof(*nc));
+
+	if (!nc)
+		return -ENOMEM;
+	n->child = nc;
+	memmove(nc + pos + 1, nc + pos, (n->nchild - pos) * sizeof(*nc));
+	nc[pos] = c;
+	n->nchild++;
+	return 0;
+}
+
+static int node_add_spec(struct fc_node *n, uint32_t idx)
+{
+	if (n->nspecs == n->aspecs) {
+		uint32_t a = n->aspecs ? n->aspecs * 2 : 4;
+		uint32_t *ns = realloc(n->specs, a * sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		n->specs = ns;
+		n->aspecs = a;
+	}
+	n->specs[n->nspecs++] = idx;
+	return 0;
+}
+
+static int trie_insert(struct fc_node *root, const char *s, uint32_t len,
+		       uint32_t idx)
+{
+	struct fc_node *n = root;
+	uint32_t p = 0;
+
+	for (;;) {
+		struct fc_node *c, *mid;
+		uint32_t pos, k;
+
+		if (p == len)
+			return node_add_spec(n, idx);
+		c = node_child(n, s[p], &pos);
+		if (!c) {
+			c = node_new(s + p, len - p, len);
+			if (!c)
+				return -ENOMEM;
+			if (node_add_child(n, pos, c) < 0) {
+				node_free(c);
+				return -ENOMEM;
+			}
+			return node_add_spec(c, idx);
+		}
+		for (k = 0; k < c->label_len && p + k < len &&
+			    c->label[k] == s[p + k];
+		     k++)
+			;
+		if (k == c->label_len) {
+			n = c;
+			p += k;
+			continue;
+		}
+		/* Split c's edge after k bytes. */
+		mid = node_new(c->label, k, n->depth + k);
+		if (!mid)
+			return -ENOMEM;
+		mid->child = malloc(sizeof(*mid->child));
+		if (!mid->child) {
+			free(mid);
+			return -ENOMEM;
+		}
+		mid->child[0] = c;
+		mid->nchild = 1;
+		c->label += k;
+		c->label_len -= k;
+		n->child[pos] = mid;
+		n = mid;
+		p += k;
+	}
+}
+
+int fc_index_build(struct fc_data *d)
+{
+	uint32_t nfixed = 0, size = 16;
+	int r;
+
+	for (uint32_t i = 0; i < d->nspec; i++)
+		nfixed += d->spec[i].kind == FC_FIXED;
+	while (size < nfixed * 2)
+		size *= 2;
+	d->heads = malloc(size * sizeof(*d->heads));
+	d->single = malloc((d->nspec + 1) * sizeof(*d->single));
+	d->root = node_new("", 0, 0);
+	if (!d->heads || !d->single || !d->root)
+		return -ENOMEM;
+	d->mask = size - 1;
+	memset(d->heads, 0xff, size * sizeof(*d->heads));
+	/* Ascending, so a chain's head is its highest index. */
+	for (uint32_t i = 0; i < d->nspec; i++) {
+		struct fc_spec *s = &d->spec[i];
+
+		if (s->kind == FC_FIXED) {
+			uint32_t b = hash(s->lit, s->lit_len) & d->mask;
+
+			s->hnext = d->heads[b];
+			d->heads[b] = i;
+		}
+	}
+	/* Descending, so node and single lists run highest first. */
+	d->nsingle = 0;
+	for (uint32_t i = d->nspec; i-- > 0;) {
+		struct fc_spec *s = &d->spec[i];
+
+		if (s->kind == FC_SINGLE) {
+			d->single[d->nsingle++] = i;
+		} else if (s->kind == FC_TRIE) {
+			r = trie_insert(d->root, s->lit, s->lit_len, i);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+void fc_index_free(struct fc_data *d)
+{
+	free(d->heads);
+	d->heads = NULL;
+	free(d->single);
+	d->single = NULL;
+	node_free(d->root);
+	d->root = NULL;
+}
+
+/* ---- matching ---- */
+
+struct match_ctx {
+	struct fc_data *d;
+	const char *key;
+	size_t keylen;
+	uint32_t mode;
+	uint32_t hit;
+};
+
+/* The reference considers a spec only if its file type fits and, when
+ * the spec has a stem, the key's first component is that stem. */
+static bool candidate(const struct fc_spec *s, const char *key, size_t keylen,
+		      uint32_t mode)
+{
+	if (mode && s->mode && mode != s->mode)
+		return false;
+	if (s->stem_len && (keylen <= s->stem_len || key[s->stem_len] != '/' ||
+			    memcmp(key, s->regex, s->stem_len)))
+		return false;
+	return true;
+}
+
+static int callout(pcre2_callout_block *cb, void *p)
+{
+	struct match_ctx *m = p;
+	uint32_t idx = 0;
+
+	for (PCRE2_SIZE i = 0; i < cb->callout_string_length; i++)
+		idx = idx * 10 + (cb->callout_string[i] - '0');
+	if (idx >= m->d->nspec ||
+	    !candidate(&m->d->spec[idx], m->key, m->keylen, m->mode))
+		return 1; /* fail here: PCRE2 backtracks to what follows */
+	m->hit = idx;
+	return 0;
+}
+
+/* One regex on its own: 1 match, 0 none, -EINVAL on a PCRE2 error. */
+static int match_one(pcre2_code *re, const char *key, size_t keylen,
+		     uint32_t opts)
+{
+	struct tls_match *t = tls_get();
+	int rc;
+
+	if (!t)
+		return -ENOMEM;
+	rc = pcre2_match(re, (PCRE2_SPTR)key, keylen, 0, opts, t->md, NULL);
+	if (rc >= 0)
+		return 1;
+	if (rc == PCRE2_ERROR_NOMATCH)
+		return 0;
+	if (rc == PCRE2_ERROR_PARTIAL)
+		return 2;
+	return -EINVAL;
+}
+
+/* Build n's combined regex (under d->lock). */
+static void node_build(struct fc_data *d, struct fc_node *n)
+{
+	size_t len = 0, off = 0;
+	_cleanup_free_ char *pat = NULL;
+	pcre2_code *code;
+	int err;
+	PCRE2_SIZE eoff;
+
+	for (uint32_t i = 0; i < n->nspecs; i++) {
+		struct fc_spec *s = &d->spec[n->specs[i]];
+
+		len += strlen(s->regex + s->rem_off) + 24;
+	}
+	pat = malloc(len + 1);
+	if (!pat)
+		goto out;
+	for (uint32_t i = 0; i < n->nspecs; i++) {
+		struct fc_spec *s = &d->spec[n->specs[i]];
+
+		off += sprintf(pat + off, "%s(?:%s)$(?C{%u})", i ? "|" : "",
+			       s->regex + s->rem_off, n->specs[i]);
+	}
+	code = pcre2_compile((PCRE2_SPTR)pat, off,
+			     PCRE2_ANCHORED | PCRE2_DOTALL, &err, &eoff, NULL);
+	if (code) {
+		pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+		__atomic_store_n(&n->code, code, __ATOMIC_RELEASE);
+	}
+out:
+	__atomic_store_n(&n->built, 1, __ATOMIC_RELEASE);
+}
+
+/* The highest spec of node n matching, or NONE; -errno on error. */
+static int64_t node_match(struct fc_data *d, struct fc_node *n,
+			  const char *key, size_t keylen, uint32_t mode,
+			  uint32_t best)
+{
+	pcre2_code *code;
+	struct tls_match *t;
+	struct match_ctx m = { d, key, keylen, mode, NONE };
+	int rc;
+
+	if (!__atomic_load_n(&n->built, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&d->lock);
+		if (!n->built)
+			node_build(d, n);
+		pthread_mutex_unlock(&d->lock);
+	}
+	code = __atomic_load_n(&n->code, __ATOMIC_ACQUIRE);
+	if (!code) {
+		/* The combined regex failed to build: one at a time. */
+		for (uint32_t i = 0; i < n->nspecs; i++) {
+			uint32_t idx = n->specs[i];
+			struct fc_spec *s = &d->spec[idx];
+			pcre2_code *re;
+
+			if (best != NONE && idx <= best)
+				break;
+			if (!candidate(s, key, keylen, mode))
+				continue;
+			re = fc_spec_re(d, s);
+			if (!re)
+				return idx; /* reached a bad regex */
+			rc = match_one(re, key, keylen, 0);
+			if (rc < 0)
+				return rc;
+			if (rc == 1)
+				return idx;
+		}
+		return NONE;
+	}
+	t = tls_get();
+	if (!t)
+		return -ENOMEM;
+	pcre2_set_callout(t->mc, callout, &m);
+	rc = pcre2_match(code, (PCRE2_SPTR)key, keylen, n->depth, 0, t->md,
+			 t->mc);
+	if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
+		/* JIT stack exhausted by a huge key: the interpreter keeps
+		 * its backtracking frames on the heap. */
+		m.hit = NONE;
+		rc = pcre2_match(code, (PCRE2_SPTR)key, keylen, n->depth,
+				 PCRE2_NO_JIT, t->md, t->mc);
+	}
+	pcre2_set_callout(t->mc, NULL, NULL);
+	if (rc >= 0)
+		return m.hit;
+	if (rc == PCRE2_ERROR_NOMATCH)
+		return NONE;
+	return -EINVAL;
+}
+
+static uint32_t fixed_lookup(const struct fc_data *d, const char *key,
+			     size_t keylen, uint32_t mode)
+{
+	uint32_t i = d->heads[hash(key, keylen) & d->mask];
+
+	for (; i != NONE; i = d->spec[i].hnext) {
+		const struct fc_spec *s = &d->spec[i];
+
+		if (s->lit_len == keylen && !memcmp(s->lit, key, keylen) &&
+		    (!mode || !s->mode || s->mode == mode))
+			return i;
+	}
+	return NONE;
+}
+
+#define MAX_CHAIN 64
+
+int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
+		    uint32_t mode)
+{
+	struct fc_node *stack[MAX_CHAIN], **chain = stack, *n = d->root;
+	_cleanup_free_ struct fc_node **heap = NULL;
+	uint32_t best = NONE, nchain = 0, p = 0, cap = MAX_CHAIN;
+	bool best_bad = false;
+
+	if (!d->nspec)
+		return -ENOENT;
+	/* Exact strings; "$" also matches before a final newline. */
+	best = fixed_lookup(d, key, keylen, mode);
+	if (keylen && key[keylen - 1] == '\n') {
+		uint32_t b = fixed_lookup(d, key, keylen - 1, mode);
+
+		if (b != NONE && (best == NONE || b > best))
+			best = b;
+	}
+
+	/* Specs matched one by one, above the best so far. */
+	for (uint32_t i = 0; i < d->nsingle; i++) {
+		uint32_t idx = d->single[i];
+		struct fc_spec *s = &d->spec[idx];
+		pcre2_code *re;
+		int rc;
+
+		if (best != NONE && idx <= best)
+			break;
+		if (!candidate(s, key, keylen, mode))
+			continue;
+		re = fc_spec_re(d, s);
+		if (!re) {
+			best = idx;
+			best_bad = true;
+			break;
+		}
+		rc = match_one(re, key, keylen, 0);
+		if (rc < 0)
+			return rc;
+		if (rc == 1) {
+			best = idx;
+			break;
+		}
+	}
+
+	/* The trie nodes on the key's path. */
+	if (n->nspecs)
+		chain[nchain++] = n;
+	while (p < keylen) {
+		uint32_t pos;
+		struct fc_node *c = node_child(n, key[p], &pos);
+
+		if (nchain == cap) {
+			/* A deeper chain than any real policy has. */
+			struct fc_node **g = malloc(2 * cap * sizeof(*g));
+
+			if (!g)
+				return -ENOMEM;
+			memcpy(g, chain, nchain * sizeof(*g));
+			free(heap);
+			heap = chain = g;
+			cap *= 2;
+		}
+
+		if (!c || keylen - p < c->label_len ||
+		    memcmp(c->label, key + p, c->label_len))
+			break;
+		p += c->label_len;
+		n = c;
+		if (n->nspecs)
+			chain[nchain++] = n;
+	}
+	for (;;) {
+		/* The unvisited node with the highest top index. */
+		uint32_t top = NONE, which = 0;
+		int64_t r;
+
+		for (uint32_t i = 0; i < nchain; i++) {
+			if (!chain[i])
+				continue;
+			if (top == NONE || chain[i]->specs[0] > top) {
+				top = chain[i]->specs[0];
+				which = i;
+			}
+		}
+		if (top == NONE || (best != NONE && top <= best))
+			break;
+		r = node_match(d, chain[which], key, keylen, mode, best);
+		chain[which] = NULL;
+		if (r < 0)
+			return r;
+		if (r != NONE && (best == NONE || r > best)) {
+			best = r;
+			best_bad = d->spec[r].bad;
+		}
+	}
+
+	if (best == NONE)
+		return -ENOENT;
+	if (best_bad)
+		return -EINVAL;
+	return best;
+}

@@ -1,0 +1,316 @@
+/* label/fc_lookup.c: the file backend's lookup operations. */
+#include <string.h>
+
+#include "fc.h"
+
+int fc_key(struct fc_data *d, const char *key, char *buf, size_t size,
+	   char **out, size_t *outlen)
+{
+	size_t len = strlen(key), o = 0;
+	char *k = len < size ? buf : malloc(len + 1);
+	char *sub = NULL, *dsub = NULL;
+	int r;
+
+	*out = NULL;
+	if (!len)
+		return -EINVAL;
+	if (!k)
+		return -ENOMEM;
+	/* A run of slashes counts as one. */
+	for (size_t i = 0; i < len; i++) {
+		if (key[i] == '/' && o && k[o - 1] == '/')
+			continue;
+		k[o++] = key[i];
+	}
+	/* "/usr/" is looked up as "/usr" (but "/" stays). */
+	if (o > 1 && k[o - 1] == '/')
+		o--;
+	k[o] = '\0';
+	/* .subs first; .subs_dist then applies to its result. */
+	r = fc_subs_apply(d->subs, d->nsubs, k, o, &sub);
+	if (r >= 0)
+		r = fc_subs_apply(d->dist_subs, d->ndist_subs, sub ? sub : k,
+				  sub ? strlen(sub) : o, &dsub);
+	if (r < 0) {
+		free(sub);
+		if (k != buf)
+			free(k);
+		return r;
+	}
+	if (dsub || sub) {
+		if (k != buf)
+			free(k);
+		if (dsub)
+			free(sub);
+		k = dsub ? dsub : sub;
+		o = strlen(k);
+	}
+	*out = k;
+	*outlen = o;
+	return 0;
+}
+
+/* The winning spec index for key and type, or -errno. */
+static int fc_find(struct selabel_handle *h, const char *key, int type)
+{
+	struct fc_data *d = h->data;
+	char buf[1024], *k;
+	size_t klen;
+	int r;
+
+	if (!d->nspec)
+		return strlen(key) ? -ENOENT : -EINVAL;
+	r = fc_key(d, key, buf, sizeof(buf), &k, &klen);
+	if (r < 0)
+		return r;
+	r = fc_index_lookup(d, k, klen, (uint32_t)type & S_IFMT);
+	if (k != buf)
+		free(k);
+	if (r < 0)
+		return r;
+	if (!__atomic_load_n(&d->spec[r].any_matches, __ATOMIC_RELAXED))
+		__atomic_store_n(&d->spec[r].any_matches, 1, __ATOMIC_RELAXED);
+	if (!strcmp(d->spec[r].ctx, "<<none>>"))
+		return -ENOENT;
+	return r;
+}
+
+static void fill(struct fc_data *d, int idx, struct lbl_result *res)
+{
+	res->ctx_raw = d->spec[idx].ctx;
+	res->lineno = d->spec[idx].lineno;
+	res->file = d->files[d->spec[idx].file];
+}
+
+static int fc_lookup(struct selabel_handle *h, const char *key, int type,
+		     struct lbl_result *res)
+{
+	int r = fc_find(h, key, type);
+
+	if (r < 0)
+		return r;
+	fill(h->data, r, res);
+	return 0;
+}
+
+/*
+ * The key and each alias are looked up; an exact (literal) spec match
+ * wins at once, otherwise the match with the longest fixed prefix (the
+ * reference's prefix_len, the first of equals).
+ */
+static int fc_best_match(struct selabel_handle *h, const char *key,
+			 const char **aliases, int type,
+			 struct lbl_result *res)
+{
+	struct fc_data *d = h->data;
+	int best = -1;
+	uint32_t best_len = 0;
+
+	if (!aliases || !aliases[0])
+		return fc_lookup(h, key, type, res);
+	for (size_t i = 0;; i++) {
+		const char *k = i ? aliases[i - 1] : key;
+		int r;
+
+		if (i && !k)
+			break;
+		r = fc_find(h, k, type);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			continue;
+		if (!d->spec[r].meta) {
+			fill(d, r, res);
+			return 0;
+		}
+		if (best < 0 || d->spec[r].prefix_len > best_len) {
+			best = r;
+			best_len = d->spec[r].prefix_len;
+		}
+	}
+	if (best < 0)
+		return -ENOENT;
+	fill(d, best, res);
+	return 0;
+}
+
+/*
+ * Specs matching key completely or as a prefix (PCRE2_PARTIAL_SOFT),
+ * highest first, file type and stem not considered: the reference's
+ * rule for partial matches.  Calls f for each; f returns nonzero to stop.
+ * Returns the number of matches, or -errno (-EINVAL: a regex PCRE2
+ * rejects was reached, where the reference gives up too).
+ */
+static int each_partial(struct fc_data *d, const char *key,
+			int (*f)(struct fc_spec *s, void *u), void *u)
+{
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	int n = 0;
+
+	if (!md)
+		return -ENOMEM;
+	for (uint32_t i = d->nspec; i-- > 0;) {
+		struct fc_spec *s = &d->spec[i];
+		pcre2_code *re = fc_spec_re(d, s);
+		int rc;
+
+		if (!re) {
+			n = -EINVAL;
+			break;
+		}
+		rc = pcre2_match(re, (PCRE2_SPTR)key, strlen(key), 0,
+				 PCRE2_PARTIAL_SOFT, md, NULL);
+		if (rc >= 0 || rc == PCRE2_ERROR_PARTIAL) {
+			n++;
+			if (f(s, u))
+				break;
+		} else if (rc != PCRE2_ERROR_NOMATCH) {
+			n = -EINVAL;
+			break;
+		}
+	}
+	pcre2_match_data_free(md);
+	return n;
+}
+
+static int stop_first(struct fc_spec *s, void *u)
+{
+	*(struct fc_spec **)u = s;
+	return 1;
+}
+
+static int fc_partial_match(struct selabel_handle *h, const char *key)
+{
+	struct fc_data *d = h->data;
+	char buf[1024], *k;
+	struct fc_spec *s = NULL;
+	size_t klen;
+	int r;
+
+	if (!d->nspec || fc_key(d, key, buf, sizeof(buf), &k, &klen) < 0)
+		return 0;
+	r = each_partial(d, k, stop_first, &s);
+	if (k != buf)
+		free(k);
+	if (r <= 0 || !s)
+		return 0;
+	/* A "<<none>>" spec answers "no", as the reference's does. */
+	return strcmp(s->ctx, "<<none>>") != 0;
+}
+
+static int hash_one(struct fc_spec *s, void *u)
+{
+	struct lbl_sha1 *sha = u;
+	mode_t mode = s->mode;
+
+	lbl_sha1_update(sha, s->regex, strlen(s->regex) + 1);
+	lbl_sha1_update(sha, &mode, sizeof(mode));
+	lbl_sha1_update(sha, s->ctx, strlen(s->ctx) + 1);
+	return 0;
+}
+
+static int fc_hash_all_partial(struct selabel_handle *h, const char *key,
+			       uint8_t digest[LBL_SHA1_LEN])
+{
+	struct fc_data *d = h->data;
+	char buf[1024], *k;
+	struct lbl_sha1 sha;
+	size_t klen;
+	int r;
+
+	if (!d->nspec)
+		return 0;
+	r = fc_key(d, key, buf, sizeof(buf), &k, &klen);
+	if (r < 0)
+		return r;
+	lbl_sha1_init(&sha);
+	r = each_partial(d, k, hash_one, &sha);
+	if (k != buf)
+		free(k);
+	if (r <= 0)
+		return r;
+	lbl_sha1_final(&sha, digest);
+	return 1;
+}
+
+static void fc_stats(struct selabel_handle *h)
+{
+	struct fc_data *d = h->data;
+
+	for (uint32_t i = 0; i < d->nspec; i++) {
+		struct fc_spec *s = &d->spec[i];
+		const char *t = fc_mode_to_string(s->mode);
+
+		if (__atomic_load_n(&s->any_matches, __ATOMIC_RELAXED))
+			continue;
+		if (t)
+			core_log(SELINUX_WARNING,
+				 "Warning!  No matches for (%s, %s, %s)\n",
+				 s->regex, t, s->ctx);
+		else
+			core_log(SELINUX_WARNING,
+				 "Warning!  No matches for (%s, %s)\n",
+				 s->regex, s->ctx);
+	}
+}
+
+/*
+ * Both handles hold their specs in the same sorted order; compare them
+ * pairwise: regex, file type and context must agree.  A handle holding
+ * more specs than the other (the rest equal) is its superset.
+ */
+static enum selabel_cmp_result fc_cmp(struct selabel_handle *a,
+				      struct selabel_handle *b)
+{
+	struct fc_data *d1 = a->data, *d2 = b->data;
+	uint32_t i = 0, j = 0;
+	bool skipped1 = false, skipped2 = false;
+
+	while (i < d1->nspec && j < d2->nspec) {
+		struct fc_spec *s1 = &d1->spec[i], *s2 = &d2->spec[j];
+
+		if (s1->meta != s2->meta) {
+			/* One side has more regex specs. */
+			if (s1->meta) {
+				skipped1 = true;
+				i++;
+			} else {
+				skipped2 = true;
+				j++;
+			}
+			continue;
+		}
+		if (strcmp(s1->regex, s2->regex) || s1->mode != s2->mode ||
+		    strcmp(s1->ctx, s2->ctx))
+			return SELABEL_INCOMPARABLE;
+		i++;
+		j++;
+	}
+	if (i < d1->nspec)
+		skipped1 = true;
+	if (j < d2->nspec)
+		skipped2 = true;
+	if (skipped1 && skipped2)
+		return SELABEL_INCOMPARABLE;
+	if (skipped1)
+		return SELABEL_SUPERSET;
+	if (skipped2)
+		return SELABEL_SUBSET;
+	return SELABEL_EQUAL;
+}
+
+static void fc_close(struct selabel_handle *h)
+{
+	fc_data_free(h->data);
+	h->data = NULL;
+}
+
+const struct lbl_ops fc_ops = {
+	.lookup = fc_lookup,
+	.best_match = fc_best_match,
+	.partial_match = fc_partial_match,
+	.hash_all_partial = fc_hash_all_partial,
+	.cmp = fc_cmp,
+	.stats = fc_stats,
+	.close = fc_close,
+};

@@ -1,0 +1,453 @@
+/* label/fc_spec.c: what a file_contexts regex is, as the reference sees it. */
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fc.h"
+
+const uint8_t fc_meta[256] = {
+	['.'] = 1, ['^'] = 1, ['$'] = 1, ['?'] = 1, ['*'] = 1,
+	['+'] = 1, ['|'] = 1, ['['] = 1, ['('] = 1, ['{'] = 1,
+};
+
+static bool is_meta(char c)
+{
+	return fc_meta[(uint8_t)c];
+}
+
+char *fc_strndup(struct fc_data *d, const char *s, size_t n)
+{
+	struct fc_chunk *c = d->arena;
+	char *p;
+
+	if (!c || c->size - c->used < n + 1) {
+		size_t size = n + 1 > 65536 ? n + 1 : 65536;
+
+		c = malloc(sizeof(*c) + size);
+		if (!c)
+			return NULL;
+		c->size = size;
+		c->used = 0;
+		c->next = d->arena;
+		d->arena = c;
+	}
+	p = c->mem + c->used;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	c->used += n + 1;
+	return p;
+}
+
+void fc_arena_free(struct fc_data *d)
+{
+	while (d->arena) {
+		struct fc_chunk *n = d->arena->next;
+
+		free(d->arena);
+		d->arena = n;
+	}
+}
+
+static bool is_alnum(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
+}
+
+static bool is_class_escape(char c)
+{
+	return c && strchr("dDsSwW", c);
+}
+
+static const char *const posix_classes[] = {
+	"alpha", "digit", "alnum", "upper", "lower", "space", "punct",
+	"xdigit", "word", "blank", "cntrl", "graph", "print", "ascii",
+};
+
+/* Length of a POSIX class "[:name:]" at p, or 0. */
+static size_t posix_class(const char *p)
+{
+	if (p[0] != '[' || p[1] != ':')
+		return 0;
+	for (size_t i = 0; i < ELEMENTSOF(posix_classes); i++) {
+		size_t n = strlen(posix_classes[i]);
+
+		if (!strncmp(p + 2, posix_classes[i], n) && p[2 + n] == ':' &&
+		    p[3 + n] == ']')
+			return n + 4;
+	}
+	return 0;
+}
+
+/* Parse a character class starting at re[i] == '['; the index after its
+ * ']' or 0 when it is outside the subset we accept. */
+static size_t parse_class(const char *re, size_t i)
+{
+	int prev = -1; /* the previous literal, a possible range start */
+
+	i++;
+	if (re[i] == '^')
+		i++;
+	if (re[i] == ']') {
+		prev = ']';
+		i++;
+	}
+	for (;;) {
+		unsigned char c = re[i];
+		int lit;
+		size_t n;
+
+		if (!c)
+			return 0;
+		if (c == ']')
+			return i + 1;
+		if ((n = posix_class(re + i))) {
+			i += n;
+			prev = -1;
+			continue;
+		}
+		if (c == '[' && (re[i + 1] == ':' || re[i + 1] == '.' ||
+				 re[i + 1] == '='))
+			return 0;
+		if (c == '\\') {
+			unsigned char e = re[i + 1];
+
+			if (!e)
+				return 0;
+			if (is_alnum(e)) {
+				if (!is_class_escape(e))
+					return 0;
+				i += 2;
+				prev = -1;
+				continue;
+			}
+			lit = e;
+			i += 2;
+		} else if (c == '-' && prev >= 0 && re[i + 1] != ']') {
+			/* A range prev-hi. */
+			unsigned char hi = re[i + 1];
+
+			if (hi == '\\') {
+				hi = re[i + 2];
+				if (!hi || is_alnum(hi))
+					return 0;
+				i++;
+			} else if (hi == '[') {
+				return 0;
+			}
+			if (hi < prev)
+				return 0;
+			i += 2;
+			prev = -1;
+			continue;
+		} else {
+			lit = c;
+			i++;
+		}
+		prev = lit;
+	}
+}
+
+/* Parse "{n}", "{n,}", "{n,m}" at re[i]; the index after it or 0. */
+static size_t parse_braces(const char *re, size_t i)
+{
+	unsigned long lo = 0, hi;
+	size_t j = i + 1, start = j;
+
+	while (re[j] >= '0' && re[j] <= '9' && j - start < 6)
+		lo = lo * 10 + (re[j++] - '0');
+	if (j == start || lo > 65535)
+		return 0;
+	if (re[j] == '}')
+		return j + 1;
+	if (re[j] != ',')
+		return 0;
+	j++;
+	start = j;
+	hi = 0;
+	while (re[j] >= '0' && re[j] <= '9' && j - start < 6)
+		hi = hi * 10 + (re[j++] - '0');
+	if (re[j] != '}')
+		return 0;
+	if (j > start && (hi > 65535 || hi < lo))
+		return 0;
+	return j + 1;
+}
+
+/*
+ * Is re within the subset of PCRE2 syntax we understand fully: literals,
+ * escaped punctuation, \d \s \w and their negations, '.', classes, plain
+ * and (?: groups, alternation, ^ $, quantifiers?  Everything accepted
+ * compiles; *toplevel is set when '|' appears outside any group.
+ */
+static bool simple_regex(const char *re, bool *toplevel)
+{
+	unsigned depth = 0;
+	bool can_q = false;
+	size_t i = 0;
+
+	*toplevel = false;
+	while (re[i]) {
+		char c = re[i];
+		size_t n;
+
+		switch (c) {
+		case '\\':
+			if (!re[i + 1])
+				return false;
+			if (is_alnum(re[i + 1]) && !is_class_escape(re[i + 1]))
+				return false;
+			i += 2;
+			can_q = true;
+			continue;
+		case '(':
+			if (re[i + 1] == '?') {
+				if (re[i + 2] != ':')
+					return false;
+				i += 2;
+			} else if (re[i + 1] == '*') {
+				return false;
+			}
+			depth++;
+			can_q = false;
+			break;
+		case ')':
+			if (!depth)
+				return false;
+			depth--;
+			can_q = true;
+			break;
+		case '|':
+			if (!depth)
+				*toplevel = true;
+			can_q = false;
+			break;
+		case '[':
+			n = parse_class(re, i);
+			if (!n)
+				return false;
+			i = n;
+			can_q = true;
+			continue;
+		case '^':
+		case '$':
+			can_q = false;
+			break;
+		case '?':
+		case '*':
+		case '+':
+		case '{':
+			if (!can_q)
+				return false;
+			if (c == '{') {
+				n = parse_braces(re, i);
+				if (!n)
+					return false;
+				i = n;
+			} else {
+				i++;
+			}
+			if (re[i] == '?' || re[i] == '+')
+				i++;
+			can_q = false;
+			continue;
+		default:
+			can_q = true;
+			break;
+		}
+		i++;
+	}
+	return depth == 0;
+}
+
+int fc_spec_analyze(struct fc_data *d, struct fc_spec *s)
+{
+	const char *re = s->regex;
+	const char *slash = re[0] ? strchr(re + 1, '/') : NULL;
+	bool toplevel, simple, fixed = true;
+	size_t len = strlen(re), i, last_tok = 0, lit_len = 0, tok_lit = 0;
+	char *lit;
+	_cleanup_free_ char *tmp = NULL;
+
+	/* The reference's stem: the first component, unless a meta
+	 * character (raw, escapes not understood) appears in it. */
+	s->stem_len = 0;
+	if (slash) {
+		const char *p;
+
+		for (p = re; p < slash && !is_meta(*p); p++)
+			;
+		if (p == slash)
+			s->stem_len = slash - re;
+	}
+
+	/* The reference's hasMetaChars and prefix_len (raw chars before the
+	 * first meta character, a backslash skipping the next one). */
+	s->meta = 0;
+	s->prefix_len = len;
+	for (i = 0; i < len; i++) {
+		if (re[i] == '\\') {
+			i++;
+			continue;
+		}
+		if (is_meta(re[i])) {
+			s->meta = 1;
+			s->prefix_len = i;
+			break;
+		}
+	}
+
+	/* Our fixed prefix: literal characters and escaped punctuation,
+	 * unescaped; a quantifier makes the atom before it optional. */
+	char stack[256];
+
+	lit = len < sizeof(stack) ? stack : (tmp = malloc(len + 1));
+	if (!lit)
+		return -ENOMEM;
+	i = 0;
+	while (re[i]) {
+		unsigned char c = re[i];
+
+		if (c == '\\') {
+			if (!re[i + 1] || is_alnum(re[i + 1])) {
+				fixed = false;
+				break;
+			}
+			last_tok = i;
+			tok_lit = lit_len;
+			lit[lit_len++] = re[i + 1];
+			i += 2;
+			continue;
+		}
+		if (is_meta(c) || c == ')') {
+			fixed = false;
+			break;
+		}
+		last_tok = i;
+		tok_lit = lit_len;
+		lit[lit_len++] = c;
+		i++;
+	}
+	if (!fixed && re[i] && strchr("?*+{", re[i]) && lit_len) {
+		i = last_tok;
+		lit_len = tok_lit;
+	}
+	lit[lit_len] = '\0';
+
+	simple = simple_regex(re, &toplevel);
+	/* A stem holding a backslash never equals a path's first
+	 * component as written ("/a\-b" is not "/a-b"): the reference then
+	 * never matches the spec, so the exact-string table must not. */
+	if (fixed && s->stem_len && memchr(re, '\\', s->stem_len))
+		fixed = false;
+	if (fixed) {
+		s->kind = FC_FIXED;
+	} else if (simple && !toplevel) {
+		s->kind = FC_TRIE;
+		s->rem_off = i;
+	} else {
+		s->kind = FC_SINGLE;
+	}
+	s->lit = fc_strndup(d, lit, lit_len);
+	s->lit_len = lit_len;
+	return s->lit ? 0 : -ENOMEM;
+}
+
+int fc_mode_from_string(const char *t, uint32_t *mode)
+{
+	if (t[0] != '-' || !t[1] || t[2])
+		return -EINVAL;
+	switch (t[1]) {
+	case '-':
+		*mode = S_IFREG;
+		return 0;
+	case 'd':
+		*mode = S_IFDIR;
+		return 0;
+	case 'c':
+		*mode = S_IFCHR;
+		return 0;
+	case 'b':
+		*mode = S_IFBLK;
+		return 0;
+	case 's':
+		*mode = S_IFSOCK;
+		return 0;
+	case 'p':
+		*mode = S_IFIFO;
+		return 0;
+	case 'l':
+		*mode = S_IFLNK;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+const char *fc_mode_to_string(uint32_t mode)
+{
+	switch (mode) {
+	case S_IFREG:
+		return "--";
+	case S_IFDIR:
+		return "-d";
+	case S_IFCHR:
+		return "-c";
+	case S_IFBLK:
+		return "-b";
+	case S_IFSOCK:
+		return "-s";
+	case S_IFIFO:
+		return "-p";
+	case S_IFLNK:
+		return "-l";
+	}
+	return NULL;
+}
+
+/*
+ * The reference anchors a spec as "^" regex "$" (so "a|b" means "starts
+ * with a or ends with b") and compiles it with PCRE2_DOTALL, bytes, not
+ * UTF-8.
+ */
+pcre2_code *fc_compile(const char *regex, int *err, size_t *erroff)
+{
+	size_t len = strlen(regex);
+	_cleanup_free_ char *pat = malloc(len + 3);
+
+	if (!pat) {
+		*err = PCRE2_ERROR_NOMEMORY;
+		*erroff = 0;
+		return NULL;
+	}
+	pat[0] = '^';
+	memcpy(pat + 1, regex, len);
+	pat[len + 1] = '$';
+	pat[len + 2] = '\0';
+	return pcre2_compile((PCRE2_SPTR)pat, len + 2, PCRE2_DOTALL, err,
+			     erroff, NULL);
+}
+
+pcre2_code *fc_spec_re(struct fc_data *d, struct fc_spec *s)
+{
+	pcre2_code *re = __atomic_load_n(&s->re, __ATOMIC_ACQUIRE);
+	int err;
+	size_t off;
+
+	if (re || __atomic_load_n(&s->bad, __ATOMIC_ACQUIRE))
+		return re;
+	pthread_mutex_lock(&d->lock);
+	re = s->re;
+	if (!re && !s->bad) {
+		re = fc_compile(s->regex, &err, &off);
+		if (re)
+			__atomic_store_n(&s->re, re, __ATOMIC_RELEASE);
+		else
+			__atomic_store_n(&s->bad, 1, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&d->lock);
+	return re;
+}
+
+void fc_spec_free(struct fc_spec *s)
+{
+	pcre2_code_free(s->re);
+}

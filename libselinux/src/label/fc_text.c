@@ -1,0 +1,167 @@
+/* label/fc_text.c: the text file_contexts(5) parser. */
+#include <string.h>
+
+#include "fc.h"
+
+static const uint8_t space[256] = {
+	[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1,
+};
+
+/* The reference's stem length of regex (see fc_spec_analyze). */
+static size_t stem_of(const char *re, size_t len)
+{
+	const char *slash = len ? memchr(re + 1, '/', len - 1) : NULL;
+
+	if (!slash)
+		return 0;
+	for (const char *p = re; p < slash; p++)
+		if (fc_meta[(uint8_t)*p])
+			return 0;
+	return slash - re;
+}
+
+int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
+		uint32_t mode, const char *ctx, size_t clen, uint32_t lineno)
+{
+	struct fc_data *d = l->d;
+	_cleanup_free_ char *con = NULL;
+	struct fc_spec *s;
+	int r;
+
+	if (d->nspec == UINT32_MAX - 1)
+		return -EOVERFLOW;
+	if (l->prefix) {
+		/* SUBSET keeps a spec whose stem (the reference's) starts
+		 * the prefix, or that has no stem. */
+		size_t stem = stem_of(regex, rlen);
+
+		if (stem && strncmp(l->prefix, regex, stem))
+			return 0;
+	}
+	if (d->nspec == d->aspec) {
+		uint32_t n = d->aspec ? d->aspec * 2 : 1024;
+		struct fc_spec *ns = realloc(d->spec, n * sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		d->spec = ns;
+		d->aspec = n;
+	}
+	s = &d->spec[d->nspec];
+	memset(s, 0, sizeof(*s));
+	s->regex = fc_strndup(d, regex, rlen);
+	if (!s->regex)
+		return -ENOMEM;
+	if (l->h->validating) {
+		int err;
+		size_t off;
+		pcre2_code *c = fc_compile(s->regex, &err, &off);
+
+		if (!c) {
+			PCRE2_UCHAR msg[256];
+
+			pcre2_get_error_message(err, msg, sizeof(msg));
+			core_log(SELINUX_ERROR,
+				 "%s:  line %u has invalid regex %s:  "
+				 "REGEX back-end error: At offset %zu: %s\n",
+				 l->path, lineno, s->regex, off, (char *)msg);
+			return -EINVAL;
+		}
+		pcre2_code_free(c);
+		if (clen != 8 || memcmp(ctx, "<<none>>", 8)) {
+			con = strndup(ctx, clen);
+			if (!con)
+				return -ENOMEM;
+			r = lbl_validate(&con, l->path, lineno);
+			if (r < 0) {
+				core_log(SELINUX_WARNING,
+					 "%s: line %u has invalid context %s\n",
+					 l->path, lineno, con);
+				/* The validator's errno, as the reference
+				 * passes it on (ENOENT without selinuxfs). */
+				return r;
+			}
+			ctx = con;
+			clen = strlen(con);
+		}
+	}
+	s->ctx = fc_strndup(d, ctx, clen);
+	if (!s->ctx)
+		return -ENOMEM;
+	s->mode = mode;
+	s->lineno = lineno;
+	s->file = l->file;
+	r = fc_spec_analyze(d, s);
+	if (r < 0)
+		return r;
+	d->nspec++;
+	return 0;
+}
+
+/* The next whitespace-separated field of [*p, end): start and length. */
+static const char *field(const char **p, const char *end, size_t *len)
+{
+	const char *s = *p, *e;
+
+	while (s < end && space[(uint8_t)*s])
+		s++;
+	if (s == end)
+		return NULL;
+	for (e = s; e < end && !space[(uint8_t)*e]; e++)
+		;
+	*p = e;
+	*len = e - s;
+	return s;
+}
+
+int fc_parse_text(struct fc_load *l, char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+	uint32_t lineno = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *eol = nl ? nl : end, *q, *nul, *f1, *f2, *f3;
+		size_t l1, l2, l3;
+		uint32_t mode = 0;
+		int r;
+
+		lineno++;
+		/* Like a C string read with getline: a NUL ends the line. */
+		nul = memchr(p, '\0', eol - p);
+		if (nul)
+			eol = nul;
+		q = p;
+		p = nl ? nl + 1 : end;
+		while (q < eol && space[(uint8_t)*q])
+			q++;
+		if (q == eol || *q == '#')
+			continue;
+		f1 = field(&q, eol, &l1);
+		f2 = field(&q, eol, &l2);
+		f3 = f2 ? field(&q, eol, &l3) : NULL;
+		if (!f2) {
+			core_log(SELINUX_ERROR, "%s:  line %u is missing fields\n",
+				 l->path, lineno);
+			return -EINVAL;
+		}
+		if (f3) {
+			char t[3] = { 0 };
+
+			if (l2 <= 2)
+				memcpy(t, f2, l2);
+			if (l2 > 2 || fc_mode_from_string(t, &mode) < 0) {
+				core_log(SELINUX_ERROR,
+					 "%s:  line %u has invalid file type %.*s\n",
+					 l->path, lineno, (int)l2, f2);
+				return -EINVAL;
+			}
+			r = fc_add_spec(l, f1, l1, mode, f3, l3, lineno);
+		} else {
+			r = fc_add_spec(l, f1, l1, 0, f2, l2, lineno);
+		}
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}

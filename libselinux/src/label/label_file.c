@@ -1,0 +1,223 @@
+/* label/label_file.c: the file_contexts backend, opening and closing. */
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fc.h"
+
+void fc_data_free(struct fc_data *d)
+{
+	if (!d)
+		return;
+	fc_index_free(d);
+	for (uint32_t i = 0; i < d->nspec; i++)
+		fc_spec_free(&d->spec[i]);
+	free(d->spec);
+	fc_arena_free(d);
+	for (uint32_t i = 0; i < d->nfiles; i++)
+		free(d->files[i]);
+	free(d->files);
+	fc_subs_free(d->subs, d->nsubs);
+	fc_subs_free(d->dist_subs, d->ndist_subs);
+	pthread_mutex_destroy(&d->lock);
+	free(d);
+}
+
+static int add_file_name(struct fc_data *d, const char *path)
+{
+	char **nf = realloc(d->files, (d->nfiles + 1) * sizeof(*nf));
+
+	if (!nf)
+		return -ENOMEM;
+	d->files = nf;
+	nf[d->nfiles] = strdup(path);
+	if (!nf[d->nfiles])
+		return -ENOMEM;
+	return d->nfiles++;
+}
+
+/*
+ * Read path, or path.bin when that exists and is at least as new (in
+ * whole seconds, the reference's rule: the compiled file wins a tie).
+ * A missing file is -ENOENT.
+ */
+static int process_file(struct selabel_handle *h, struct fc_data *d,
+			const char *path, const char *prefix)
+{
+	_cleanup_free_ char *bin = NULL, *buf = NULL;
+	struct stat st_text, st_bin, st;
+	bool have_text, have_bin;
+	const char *use;
+	size_t len;
+	int r;
+
+	if (asprintf(&bin, "%s.bin", path) < 0)
+		return -ENOMEM;
+	have_text = stat(path, &st_text) == 0;
+	have_bin = stat(bin, &st_bin) == 0;
+	if (!have_text && !have_bin)
+		return -ENOENT;
+	use = have_bin && (!have_text || st_bin.st_mtime >= st_text.st_mtime) ?
+		      bin :
+		      path;
+	r = lbl_read_file(use, &buf, &len, &st);
+	if (r < 0)
+		return r;
+	if (h->digest && (r = lbl_digest_add(h->digest, use, buf, len)) < 0)
+		return r;
+	r = add_file_name(d, use);
+	if (r < 0)
+		return r;
+	struct fc_load l = {
+		.h = h, .d = d, .prefix = prefix, .path = use, .file = r,
+	};
+	uint32_t magic = 0;
+
+	if (len >= 4)
+		memcpy(&magic, buf, 4);
+	if (magic == FC_BIN_MAGIC)
+		return fc_parse_bin(&l, (const uint8_t *)buf, len);
+	return fc_parse_text(&l, buf, len);
+}
+
+/* The reference's order: regex specs, then literal ones, each group in
+ * the order read; later specs win. */
+static int sort_specs(struct fc_data *d)
+{
+	struct fc_spec *v = malloc((d->nspec + 1) * sizeof(*v));
+	uint32_t o = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (int pass = 1; pass >= 0; pass--)
+		for (uint32_t i = 0; i < d->nspec; i++)
+			if (d->spec[i].meta == pass)
+				v[o++] = d->spec[i];
+	free(d->spec);
+	d->spec = v;
+	d->aspec = d->nspec + 1;
+	return 0;
+}
+
+static int cmp_regex(const void *a, const void *b, void *u)
+{
+	const struct fc_data *d = u;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	int c = strcmp(d->spec[i].regex, d->spec[j].regex);
+
+	return c ? c : (i > j) - (i < j);
+}
+
+/* With VALIDATE, two specs of the same regex and overlapping file types
+ * make the open fail, as the reference's do. */
+static int check_dups(struct fc_data *d, const char *path)
+{
+	_cleanup_free_ uint32_t *ix = malloc((d->nspec + 1) * sizeof(*ix));
+	int r = 0;
+
+	if (!ix)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < d->nspec; i++)
+		ix[i] = i;
+	qsort_r(ix, d->nspec, sizeof(*ix), cmp_regex, d);
+	for (uint32_t a = 0; a < d->nspec; a++) {
+		struct fc_spec *s1 = &d->spec[ix[a]];
+
+		for (uint32_t b = a + 1; b < d->nspec; b++) {
+			struct fc_spec *s2 = &d->spec[ix[b]];
+
+			if (strcmp(s1->regex, s2->regex))
+				break;
+			if (s1->mode && s2->mode && s1->mode != s2->mode)
+				continue;
+			r = -EINVAL;
+			if (strcmp(s1->ctx, s2->ctx))
+				core_log(SELINUX_ERROR,
+					 "%s: Multiple different specifications for %s  (%s and %s).\n",
+					 path, s1->regex, s2->ctx, s1->ctx);
+			else
+				core_log(SELINUX_ERROR,
+					 "%s: Multiple same specifications for %s.\n",
+					 path, s1->regex);
+		}
+	}
+	return r;
+}
+
+int lbl_file_open(struct selabel_handle *h, const struct selinux_opt *opts,
+		  unsigned int n)
+{
+	struct fc_data *d = calloc(1, sizeof(*d));
+	const char *prefix = lbl_opt_value(opts, n, SELABEL_OPT_SUBSET);
+	bool baseonly = lbl_opt_bool(opts, n, SELABEL_OPT_BASEONLY);
+	const char *first = NULL;
+	_cleanup_free_ char *subs = NULL, *dist = NULL, *extra = NULL;
+	int r;
+
+	if (!d)
+		return -ENOMEM;
+	pthread_mutex_init(&d->lock, NULL);
+	h->data = d;
+	h->ops = &fc_ops;
+	for (unsigned int i = 0; i < n && opts; i++)
+		if (opts[i].type == SELABEL_OPT_PATH && opts[i].value) {
+			first = opts[i].value;
+			break;
+		}
+	if (first) {
+		if (asprintf(&dist, "%s.subs_dist", first) < 0 ||
+		    asprintf(&subs, "%s.subs", first) < 0)
+			return -ENOMEM;
+	} else {
+		first = selinux_file_context_path();
+		if (!first)
+			return -ENOENT;
+		dist = strdup(selinux_file_context_subs_dist_path());
+		subs = strdup(selinux_file_context_subs_path());
+		if (!dist || !subs)
+			return -ENOMEM;
+	}
+	h->spec_file = strdup(first);
+	if (!h->spec_file)
+		return -ENOMEM;
+	r = fc_subs_load(h, dist, &d->dist_subs, &d->ndist_subs);
+	if (r < 0)
+		return r;
+	r = fc_subs_load(h, subs, &d->subs, &d->nsubs);
+	if (r < 0)
+		return r;
+
+	/* Every PATH, in order (the newest releases merge them; Debian's
+	 * 3.4 reads only the first), or the policy's file_contexts. */
+	bool any = false;
+
+	for (unsigned int i = 0; i < n && opts; i++) {
+		if (opts[i].type != SELABEL_OPT_PATH || !opts[i].value)
+			continue;
+		r = process_file(h, d, opts[i].value, prefix);
+		if (r < 0)
+			return r;
+		any = true;
+	}
+	if (!any && (r = process_file(h, d, first, prefix)) < 0)
+		return r;
+	if (!baseonly) {
+		static const char *const sfx[] = { "homedirs", "local" };
+
+		for (size_t i = 0; i < ELEMENTSOF(sfx); i++) {
+			free(extra);
+			if (asprintf(&extra, "%s.%s", first, sfx[i]) < 0) {
+				extra = NULL;
+				return -ENOMEM;
+			}
+			r = process_file(h, d, extra, prefix);
+			if (r < 0 && r != -ENOENT)
+				return r;
+		}
+	}
+	r = sort_specs(d);
+	if (r < 0)
+		return r;
+	if (h->validating && (r = check_dups(d, first)) < 0)
+		return r;
+	return fc_index_build(d);
+}
