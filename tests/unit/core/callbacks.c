@@ -210,8 +210,9 @@ static void *serve(void *p)
 		ans[0] = hdr[0];
 		ans[1] = hdr[1];
 		ans[2] = (uint32_t)f->status;
-		if (write(fd, ans, sizeof(ans)) < 0 ||
-		    write(fd, out, hdr[1]) < 0) {
+		/* The client may hang up after a failure status: no SIGPIPE. */
+		if (send(fd, ans, sizeof(ans), MSG_NOSIGNAL) < 0 ||
+		    send(fd, out, hdr[1], MSG_NOSIGNAL) < 0) {
 		}
 		close(fd);
 	}
