@@ -228,3 +228,20 @@ wait_attr() {
 	done
 	attr_of "$1"
 }
+
+# sfs_facts TABLE: raw selinuxfs answers against hand-written ones.  Each
+# line of TABLE is NAME|OP|ARG|WANT as probe/sfsquery.c reads and prints
+# them (for OP "write", ARG is "PATH DATA").  All queries go in one run.
+sfs_facts() {
+	printf '%s\n' "$1" | sed '/^[[:space:]]*$/d; s/^[[:space:]]*//' \
+		> /tmp/.sfs-table
+	awk -F'|' '{ arg = $3; if ($2 == "write") sub(/ /, "\t", arg);
+		print $2 "\t" arg }' /tmp/.sfs-table > /tmp/.sfs-queries
+	sfsquery /tmp/.sfs-queries > /tmp/.sfs-answers 2>&1
+	exec 4< /tmp/.sfs-answers
+	while IFS='|' read -r name op arg want; do
+		IFS= read -r got <&4 || got="(no answer)"
+		expect "selinuxfs:$name" "$want" "$got"
+	done < /tmp/.sfs-table
+	exec 4<&-
+}

@@ -36,3 +36,19 @@ INVALID_CONS="system_u:object_r:etc_t user_u:user_r:user_t:s0:c1 system_u:object
 # the kernel writes categories in order, a run of three or more as cX.cY,
 # two as cX,cY, and a range whose ends are equal as one level
 CANON_PAIRS="system_u:object_r:etc_t:s0:c1,c0=>system_u:object_r:etc_t:s0:c0,c1 system_u:object_r:etc_t:s0:c2,c0,c1=>system_u:object_r:etc_t:s0:c0.c2 system_u:object_r:etc_t:s0-s0=>system_u:object_r:etc_t:s0 system_u:object_r:etc_t:s0:c5-s0:c5=>system_u:object_r:etc_t:s0:c5 system_u:system_r:kernel_t:s0-s0:c0.c1023=>system_u:system_r:kernel_t:s0-s0:c0.c1023"
+
+# Raw selinuxfs answers (checks/45-selinuxfs.sh), a sample: NAME|OP|ARG|WANT
+K=$KERNEL_CON
+SFS_FACTS="
+policyvers|read|policyvers|33
+mls|read|mls|1
+deny_unknown|read|deny_unknown|0
+reject_unknown|read|reject_unknown|0
+initial-kernel|read|initial_contexts/kernel|$K\x00
+initial-devnull|read|initial_contexts/devnull|system_u:object_r:null_device_t:s0\x00
+bool-secure_mode_policyload|read|booleans/secure_mode_policyload|0 0
+bool-allow_execmem|read|booleans/allow_execmem|0 0
+create-process|create|$K system_u:object_r:init_exec_t:s0 2|system_u:system_r:init_t:s0\x00
+context-canonical|context|system_u:object_r:etc_t:s0:c2,c0,c1|system_u:object_r:etc_t:s0:c0.c2\x00
+context-no-level|context|system_u:object_r:etc_t|!write:EINVAL
+"

@@ -56,3 +56,62 @@ VALID_CONS="system_u:object_r:etc_t user_u:user_r:probe_t staff_u:system_r:other
 INVALID_CONS="system_u:object_r:no_such_t user_u:system_r:probe_t user_u:user_r:kernel_t system_u:object_r system_u:object_r:etc_t:s0 hello"
 # canonicalization: "IN=>OUT" pairs (non-MLS: nothing to reorder)
 CANON_PAIRS="system_u:object_r:etc_t=>system_u:object_r:etc_t"
+
+# Raw selinuxfs answers (checks/45-selinuxfs.sh): NAME|OP|ARG|WANT.
+# Class values are the order of declaration (security 1 ... file 6, dir 7,
+# key 16); a permission's value is its bit + 1: file's common perms take
+# 0..24, then execute_no_trans 25, entrypoint 26.  access answers
+# "allowed decided auditallow auditdeny seqno flags" in hex (seqno in
+# decimal): the first load is seqno 1, each boolean commit adds one.
+# "allow ... *" grants all 32 bits, not only the declared permissions.
+# Context answers end in the NUL; "user" answers "N\0" and N contexts, in
+# the order of the binary's role and type values (checkpolicy numbers
+# them itself: user_r before system_r, probe_t before kernel_t before
+# other_t), keeping those kernel_t may transition to.  validatetrans takes
+# "oldcon newcon class taskcon" and answers with the write's status.
+K=system_u:system_r:kernel_t
+P=system_u:system_r:probe_t
+ETC=system_u:object_r:etc_t
+TMP=system_u:object_r:tmp_t
+SEC=system_u:object_r:security_t
+SFS_FACTS="
+enforce|read|enforce|1
+policyvers|read|policyvers|33
+mls|read|mls|0
+deny_unknown|read|deny_unknown|0
+reject_unknown|read|reject_unknown|0
+checkreqprot|read|checkreqprot|0
+class-file-index|read|class/file/index|6
+class-key-index|read|class/key/index|16
+perm-file-read|read|class/file/perms/read|2
+perm-file-entrypoint|read|class/file/perms/entrypoint|27
+perm-dir-search|read|class/dir/perms/search|29
+initial-kernel|read|initial_contexts/kernel|$K\x00
+initial-devnull|read|initial_contexts/devnull|system_u:object_r:null_device_t\x00
+bool|read|booleans/probe_write_etc|0 0
+access-kernel-security|access|$K $SEC 1|ffffffff ffffffff 0 ffffffff 1 0
+access-probe-security|access|$P $SEC 1|106f ffffffff 0 ffffffff 1 0
+access-probe-etc-file|access|$P $ETC 6|40012 ffffffff 2 fffffffb 1 0
+access-probe-kernel-process|access|$P $K 2|4 ffffffff 0 ffffffff 1 0
+create-type-transition|create|$P $TMP 6|system_u:object_r:probe_tmp_t\x00
+create-named|create|$K $TMP 6 passwd|$ETC\x00
+create-named-other-name|create|$K $TMP 6 shadow|$TMP\x00
+create-process|create|$K system_u:object_r:probe_exec_t 2|$P\x00
+relabel-type-change|relabel|$P $TMP 6|system_u:object_r:label_a_t\x00
+relabel-none|relabel|$K $TMP 6|$TMP\x00
+member-type-member|member|$P $TMP 7|system_u:object_r:label_b_t\x00
+user-staff-from-kernel|user|$K staff_u|5\x00staff_u:user_r:probe_t\x00staff_u:user_r:other_t\x00staff_u:system_r:probe_t\x00staff_u:system_r:kernel_t\x00staff_u:system_r:other_t\x00
+user-staff-from-probe-constrained|user|$P staff_u|0\x00
+context-valid|context|$ETC|$ETC\x00
+context-invalid|context|system_u:object_r:no_such_t|!write:EINVAL
+validatetrans-denied|validatetrans|system_u:object_r:label_b_t $ETC 6 $K|!write:EPERM
+validatetrans-allowed|validatetrans|system_u:object_r:label_a_t $ETC 6 $K|ok
+bool-set|write|booleans/probe_write_etc 1|ok
+bool-pending|read|booleans/probe_write_etc|0 1
+bool-commit|write|commit_pending_bools 1|ok
+bool-committed|read|booleans/probe_write_etc|1 1
+access-after-commit|access|$P $ETC 6|40216 ffffffff 2 fffffffb 2 0
+bool-reset|write|booleans/probe_write_etc 0|ok
+bool-commit-reset|write|commit_pending_bools 1|ok
+access-after-reset|access|$P $ETC 6|40012 ffffffff 2 fffffffb 3 0
+"
