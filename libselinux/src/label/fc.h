@@ -34,7 +34,8 @@ struct fc_spec {
 	uint8_t any_matches; /* written with __atomic (selabel_stats) */
 	char *lit; /* FC_FIXED: the path; FC_TRIE: the fixed prefix */
 	uint32_t lit_len;
-	uint32_t rem_off; /* FC_TRIE: offset in regex after the prefix */
+	uint32_t rem_off; /* FC_TRIE: offset in regex after the prefix;
+			   * before the analysis: the regex length */
 	uint32_t hnext; /* FC_FIXED: next spec in its hash chain, or ~0 */
 	/* "^regex$" compiled on its own, published with __atomic once
 	 * built (under fc_data.lock); NULL until first needed. */
@@ -78,6 +79,9 @@ struct fc_data {
 	/* FC_FIXED hash: heads[hash & mask] is the first spec or ~0. */
 	uint32_t *heads;
 	uint32_t mask;
+	/* Bit n set when some FC_FIXED spec is n bytes long (n < 1024). */
+#define FC_LENBITS 1024
+	uint64_t fixed_lens[FC_LENBITS / 64];
 	struct fc_node *root;
 	uint32_t *single; /* FC_SINGLE spec indices, highest first */
 	uint32_t nsingle;
@@ -87,16 +91,20 @@ struct fc_data {
 	/* Guards the lazy building of fc_spec.re and fc_node.code; readers
 	 * take no lock (they load the published pointers with __atomic). */
 	pthread_mutex_t lock;
+	int indexed; /* set once (__atomic) after the index is built */
+	int index_err; /* its result, written before indexed */
 };
 
 /* fc_spec.c */
 /* A copy of [s, s + n) plus a NUL in d's arena; NULL if out of memory. */
 char *fc_strndup(struct fc_data *d, const char *s, size_t n);
 void fc_arena_free(struct fc_data *d);
+/* Give back the tail of p, the latest allocation, after n bytes + NUL. */
+void fc_arena_shrink(struct fc_data *d, char *p, size_t n);
 /* The reference's regex meta characters ".^$?*+|[({". */
 extern const uint8_t fc_meta[256];
 /* Fill in stem_len, prefix_len, meta, kind, lit, rem_off of s. */
-int fc_spec_analyze(struct fc_data *d, struct fc_spec *s);
+int fc_spec_analyze(struct fc_data *d, struct fc_spec *s, size_t len);
 /* The type field ("--", "-d" ...) as mode bits; -EINVAL if unknown. */
 int fc_mode_from_string(const char *t, uint32_t *mode);
 const char *fc_mode_to_string(uint32_t mode);
@@ -114,7 +122,7 @@ struct fc_load {
 	const char *path;
 	uint32_t file;
 };
-int fc_parse_text(struct fc_load *l, char *buf, size_t len);
+int fc_parse_text(struct fc_load *l, const char *buf, size_t len);
 /* Append a spec (copying regex and ctx); applies SUBSET and VALIDATE. */
 int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 		uint32_t mode, const char *ctx, size_t clen, uint32_t lineno);
@@ -127,7 +135,8 @@ int fc_parse_bin(struct fc_load *l, const uint8_t *buf, size_t len);
 int fc_write_bin(struct fc_data *d, int fd, bool no_regex);
 
 /* fc_index.c */
-int fc_index_build(struct fc_data *d);
+/* Analyse the specs and build the index once; 0 or -errno. */
+int fc_index_ensure(struct fc_data *d);
 void fc_index_free(struct fc_data *d);
 /*
  * The highest spec index matching key (already normalised) for mode

@@ -175,6 +175,8 @@ int fc_write_bin(struct fc_data *d, int fd, bool no_regex)
 
 	if (!stem_id || !stems)
 		return -ENOMEM;
+	if ((e = fc_index_ensure(d)) < 0)
+		return e;
 	/* Stems are numbered in the order specs first name them. */
 	for (uint32_t i = 0; i < d->nspec; i++) {
 		struct fc_spec *s = &d->spec[i];

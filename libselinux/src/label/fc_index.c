@@ -23,13 +23,21 @@
 
 #define NONE UINT32_MAX
 
+/* A word-at-a-time multiplicative hash (keys are paths, 10-200 bytes). */
 static uint32_t hash(const char *s, size_t n)
 {
-	uint32_t h = 2166136261u;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint8_t)s[i]) * 16777619u;
-	return h;
+	for (; n >= 8; n -= 8, s += 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
+	return (uint32_t)h;
 }
 
 /* Per-thread PCRE2 match data and match context (pcre2_match needs its
@@ -209,10 +217,16 @@ static int trie_insert(struct fc_node *root, const char *s, uint32_t len,
 	}
 }
 
-int fc_index_build(struct fc_data *d)
+static int index_build(struct fc_data *d)
 {
 	uint32_t nfixed = 0, size = 16;
 	int r;
+
+	for (uint32_t i = 0; i < d->nspec; i++) {
+		r = fc_spec_analyze(d, &d->spec[i], d->spec[i].rem_off);
+		if (r < 0)
+			return r;
+	}
 
 	for (uint32_t i = 0; i < d->nspec; i++)
 		nfixed += d->spec[i].kind == FC_FIXED;
@@ -232,6 +246,9 @@ int fc_index_build(struct fc_data *d)
 		if (s->kind == FC_FIXED) {
 			uint32_t b = hash(s->lit, s->lit_len) & d->mask;
 
+			if (s->lit_len < FC_LENBITS)
+				d->fixed_lens[s->lit_len / 64] |=
+					1ull << (s->lit_len % 64);
 			s->hnext = d->heads[b];
 			d->heads[b] = i;
 		}
@@ -250,6 +267,27 @@ int fc_index_build(struct fc_data *d)
 		}
 	}
 	return 0;
+}
+
+/*
+ * The analysis of the specs and the index are built on first use, under
+ * d->lock, and published with d->indexed: an open that is followed by
+ * few lookups (matchpathcon from the shell) or none pays nothing for it.
+ */
+int fc_index_ensure(struct fc_data *d)
+{
+	int r;
+
+	if (__atomic_load_n(&d->indexed, __ATOMIC_ACQUIRE))
+		return d->index_err;
+	pthread_mutex_lock(&d->lock);
+	if (!d->indexed) {
+		r = index_build(d);
+		d->index_err = r < 0 ? r : 0;
+		__atomic_store_n(&d->indexed, 1, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&d->lock);
+	return d->index_err;
 }
 
 void fc_index_free(struct fc_data *d)
@@ -414,7 +452,13 @@ static int64_t node_match(struct fc_data *d, struct fc_node *n,
 static uint32_t fixed_lookup(const struct fc_data *d, const char *key,
 			     size_t keylen, uint32_t mode)
 {
-	uint32_t i = d->heads[hash(key, keylen) & d->mask];
+	uint32_t i;
+
+	/* Most keys have a length no exact spec has. */
+	if (keylen < FC_LENBITS &&
+	    !(d->fixed_lens[keylen / 64] & (1ull << (keylen % 64))))
+		return NONE;
+	i = d->heads[hash(key, keylen) & d->mask];
 
 	for (; i != NONE; i = d->spec[i].hnext) {
 		const struct fc_spec *s = &d->spec[i];
@@ -431,13 +475,18 @@ static uint32_t fixed_lookup(const struct fc_data *d, const char *key,
 int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 		    uint32_t mode)
 {
-	struct fc_node *stack[MAX_CHAIN], **chain = stack, *n = d->root;
+	struct fc_node *stack[MAX_CHAIN], **chain = stack, *n;
 	_cleanup_free_ struct fc_node **heap = NULL;
 	uint32_t best = NONE, nchain = 0, p = 0, cap = MAX_CHAIN;
 	bool best_bad = false;
+	int r;
 
 	if (!d->nspec)
 		return -ENOENT;
+	r = fc_index_ensure(d);
+	if (r < 0)
+		return r;
+	n = d->root;
 	/* Exact strings; "$" also matches before a final newline. */
 	best = fixed_lookup(d, key, keylen, mode);
 	if (keylen && key[keylen - 1] == '\n') {
@@ -503,7 +552,7 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 	for (;;) {
 		/* The unvisited node with the highest top index. */
 		uint32_t top = NONE, which = 0;
-		int64_t r;
+		int64_t m;
 
 		for (uint32_t i = 0; i < nchain; i++) {
 			if (!chain[i])
@@ -515,13 +564,13 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 		}
 		if (top == NONE || (best != NONE && top <= best))
 			break;
-		r = node_match(d, chain[which], key, keylen, mode, best);
+		m = node_match(d, chain[which], key, keylen, mode, best);
 		chain[which] = NULL;
-		if (r < 0)
-			return r;
-		if (r != NONE && (best == NONE || r > best)) {
-			best = r;
-			best_bad = d->spec[r].bad;
+		if (m < 0)
+			return m;
+		if (m != NONE && (best == NONE || m > best)) {
+			best = m;
+			best_bad = d->spec[m].bad;
 		}
 	}
 

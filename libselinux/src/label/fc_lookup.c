@@ -7,47 +7,58 @@ int fc_key(struct fc_data *d, const char *key, char *buf, size_t size,
 	   char **out, size_t *outlen)
 {
 	size_t len = strlen(key), o = 0;
-	char *k = len < size ? buf : malloc(len + 1);
+	const char *k = key;
 	char *sub = NULL, *dsub = NULL;
 	int r;
 
 	*out = NULL;
 	if (!len)
 		return -EINVAL;
-	if (!k)
-		return -ENOMEM;
-	/* A run of slashes counts as one. */
-	for (size_t i = 0; i < len; i++) {
-		if (key[i] == '/' && o && k[o - 1] == '/')
-			continue;
-		k[o++] = key[i];
+	if ((len > 1 && key[len - 1] == '/') || memmem(key, len, "//", 2)) {
+		char *n = len < size ? buf : malloc(len + 1);
+
+		if (!n)
+			return -ENOMEM;
+		/* A run of slashes counts as one. */
+		for (size_t i = 0; i < len; i++) {
+			if (key[i] == '/' && o && n[o - 1] == '/')
+				continue;
+			n[o++] = key[i];
+		}
+		/* "/usr/" is looked up as "/usr" (but "/" stays). */
+		if (o > 1 && n[o - 1] == '/')
+			o--;
+		n[o] = '\0';
+		k = n;
+		len = o;
 	}
-	/* "/usr/" is looked up as "/usr" (but "/" stays). */
-	if (o > 1 && k[o - 1] == '/')
-		o--;
-	k[o] = '\0';
 	/* .subs first; .subs_dist then applies to its result. */
-	r = fc_subs_apply(d->subs, d->nsubs, k, o, &sub);
+	r = fc_subs_apply(d->subs, d->nsubs, k, len, &sub);
 	if (r >= 0)
 		r = fc_subs_apply(d->dist_subs, d->ndist_subs, sub ? sub : k,
-				  sub ? strlen(sub) : o, &dsub);
-	if (r < 0) {
-		free(sub);
-		if (k != buf)
-			free(k);
-		return r;
-	}
-	if (dsub || sub) {
-		if (k != buf)
-			free(k);
+				  sub ? strlen(sub) : len, &dsub);
+	if (r < 0 || dsub || sub) {
+		if (k != key && k != buf)
+			free((char *)k);
+		if (r < 0) {
+			free(sub);
+			return r;
+		}
 		if (dsub)
 			free(sub);
 		k = dsub ? dsub : sub;
-		o = strlen(k);
+		len = strlen(k);
 	}
-	*out = k;
-	*outlen = o;
+	*out = (char *)k;
+	*outlen = len;
 	return 0;
+}
+
+/* Free what fc_key returned unless it is the caller's key or buffer. */
+static void key_free(char *k, const char *key, const char *buf)
+{
+	if (k != key && k != buf)
+		free(k);
 }
 
 /* The winning spec index for key and type, or -errno. */
@@ -64,8 +75,7 @@ static int fc_find(struct selabel_handle *h, const char *key, int type)
 	if (r < 0)
 		return r;
 	r = fc_index_lookup(d, k, klen, (uint32_t)type & S_IFMT);
-	if (k != buf)
-		free(k);
+	key_free(k, key, buf);
 	if (r < 0)
 		return r;
 	if (!__atomic_load_n(&d->spec[r].any_matches, __ATOMIC_RELAXED))
@@ -108,6 +118,8 @@ static int fc_best_match(struct selabel_handle *h, const char *key,
 
 	if (!aliases || !aliases[0])
 		return fc_lookup(h, key, type, res);
+	if (fc_index_ensure(d) < 0)
+		return -ENOMEM;
 	for (size_t i = 0;; i++) {
 		const char *k = i ? aliases[i - 1] : key;
 		int r;
@@ -190,8 +202,7 @@ static int fc_partial_match(struct selabel_handle *h, const char *key)
 	if (!d->nspec || fc_key(d, key, buf, sizeof(buf), &k, &klen) < 0)
 		return 0;
 	r = each_partial(d, k, stop_first, &s);
-	if (k != buf)
-		free(k);
+	key_free(k, key, buf);
 	if (r <= 0 || !s)
 		return 0;
 	/* A "<<none>>" spec answers "no", as the reference's does. */
@@ -225,8 +236,7 @@ static int fc_hash_all_partial(struct selabel_handle *h, const char *key,
 		return r;
 	lbl_sha1_init(&sha);
 	r = each_partial(d, k, hash_one, &sha);
-	if (k != buf)
-		free(k);
+	key_free(k, key, buf);
 	if (r <= 0)
 		return r;
 	lbl_sha1_final(&sha, digest);

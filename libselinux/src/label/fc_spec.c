@@ -37,6 +37,12 @@ char *fc_strndup(struct fc_data *d, const char *s, size_t n)
 	return p;
 }
 
+void fc_arena_shrink(struct fc_data *d, char *p, size_t n)
+{
+	/* p is the latest allocation of the newest chunk. */
+	d->arena->used = (p - d->arena->mem) + n + 1;
+}
+
 void fc_arena_free(struct fc_data *d)
 {
 	while (d->arena) {
@@ -259,18 +265,17 @@ static bool simple_regex(const char *re, bool *toplevel)
 	return depth == 0;
 }
 
-int fc_spec_analyze(struct fc_data *d, struct fc_spec *s)
+int fc_spec_analyze(struct fc_data *d, struct fc_spec *s, size_t len)
 {
-	const char *re = s->regex;
-	const char *slash = re[0] ? strchr(re + 1, '/') : NULL;
-	bool toplevel, simple, fixed = true;
-	size_t len = strlen(re), i, last_tok = 0, lit_len = 0, tok_lit = 0;
+	const char *re = s->regex, *slash;
+	bool toplevel, fixed = true;
+	size_t i, last_tok = 0, lit_len = 0, tok_lit = 0;
 	char *lit;
-	_cleanup_free_ char *tmp = NULL;
 
 	/* The reference's stem: the first component, unless a meta
-	 * character (raw, escapes not understood) appears in it. */
+	 * character (raw: escapes not understood) appears in it. */
 	s->stem_len = 0;
+	slash = len ? memchr(re + 1, '/', len - 1) : NULL;
 	if (slash) {
 		const char *p;
 
@@ -280,76 +285,75 @@ int fc_spec_analyze(struct fc_data *d, struct fc_spec *s)
 			s->stem_len = slash - re;
 	}
 
-	/* The reference's hasMetaChars and prefix_len (raw chars before the
-	 * first meta character, a backslash skipping the next one). */
+	/* The longest possible fixed prefix is the regex itself: reserve
+	 * that much in the arena and give back what is not used. */
+	lit = fc_strndup(d, re, len);
+	if (!lit)
+		return -ENOMEM;
+
+	/*
+	 * One pass for the reference's hasMetaChars and prefix_len (raw
+	 * characters before the first meta character, a backslash skipping
+	 * the next one) and for our fixed prefix: literal characters and
+	 * escaped punctuation, unescaped, up to the first regex construct;
+	 * a quantifier there makes the atom before it optional.
+	 */
 	s->meta = 0;
 	s->prefix_len = len;
 	for (i = 0; i < len; i++) {
-		if (re[i] == '\\') {
-			i++;
-			continue;
-		}
-		if (is_meta(re[i])) {
-			s->meta = 1;
-			s->prefix_len = i;
-			break;
-		}
-	}
-
-	/* Our fixed prefix: literal characters and escaped punctuation,
-	 * unescaped; a quantifier makes the atom before it optional. */
-	char stack[256];
-
-	lit = len < sizeof(stack) ? stack : (tmp = malloc(len + 1));
-	if (!lit)
-		return -ENOMEM;
-	i = 0;
-	while (re[i]) {
 		unsigned char c = re[i];
 
 		if (c == '\\') {
-			if (!re[i + 1] || is_alnum(re[i + 1])) {
-				fixed = false;
+			if (i + 1 == len || is_alnum(re[i + 1]))
 				break;
-			}
 			last_tok = i;
 			tok_lit = lit_len;
-			lit[lit_len++] = re[i + 1];
-			i += 2;
+			lit[lit_len++] = re[++i];
 			continue;
 		}
-		if (is_meta(c) || c == ')') {
-			fixed = false;
+		if (is_meta(c) || c == ')')
 			break;
-		}
 		last_tok = i;
 		tok_lit = lit_len;
 		lit[lit_len++] = c;
-		i++;
 	}
-	if (!fixed && re[i] && strchr("?*+{", re[i]) && lit_len) {
-		i = last_tok;
-		lit_len = tok_lit;
+	if (i < len) {
+		fixed = false;
+		s->rem_off = i;
+		if (strchr("?*+{", re[i]) && lit_len) {
+			lit_len = tok_lit;
+			s->rem_off = last_tok;
+		}
+		/* Continue the reference's meta scan from where we are. */
+		for (; i < len; i++) {
+			if (re[i] == '\\') {
+				i++;
+				continue;
+			}
+			if (is_meta(re[i])) {
+				s->meta = 1;
+				s->prefix_len = i;
+				break;
+			}
+		}
 	}
 	lit[lit_len] = '\0';
+	fc_arena_shrink(d, lit, lit_len);
+	s->lit = lit;
+	s->lit_len = lit_len;
 
-	simple = simple_regex(re, &toplevel);
 	/* A stem holding a backslash never equals a path's first
 	 * component as written ("/a\-b" is not "/a-b"): the reference then
 	 * never matches the spec, so the exact-string table must not. */
 	if (fixed && s->stem_len && memchr(re, '\\', s->stem_len))
 		fixed = false;
-	if (fixed) {
+	if (fixed)
 		s->kind = FC_FIXED;
-	} else if (simple && !toplevel) {
+	else if (simple_regex(re, &toplevel) && !toplevel)
 		s->kind = FC_TRIE;
-		s->rem_off = i;
-	} else {
+	else
 		s->kind = FC_SINGLE;
-	}
-	s->lit = fc_strndup(d, lit, lit_len);
-	s->lit_len = lit_len;
-	return s->lit ? 0 : -ENOMEM;
+	return 0;
 }
 
 int fc_mode_from_string(const char *t, uint32_t *mode)

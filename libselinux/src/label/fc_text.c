@@ -91,9 +91,18 @@ int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 	s->mode = mode;
 	s->lineno = lineno;
 	s->file = l->file;
-	r = fc_spec_analyze(d, s);
-	if (r < 0)
-		return r;
+	/* The sort needs hasMetaChars now; the rest of the analysis waits
+	 * for the first lookup (fc_index_ensure). */
+	s->meta = 0;
+	for (size_t i = 0; i < rlen; i++) {
+		if (s->regex[i] == '\\') {
+			i++;
+		} else if (fc_meta[(uint8_t)s->regex[i]]) {
+			s->meta = 1;
+			break;
+		}
+	}
+	s->rem_off = rlen; /* the regex length, until analysed */
 	d->nspec++;
 	return 0;
 }
@@ -114,9 +123,10 @@ static const char *field(const char **p, const char *end, size_t *len)
 	return s;
 }
 
-int fc_parse_text(struct fc_load *l, char *buf, size_t len)
+int fc_parse_text(struct fc_load *l, const char *buf, size_t len)
 {
 	const char *p = buf, *end = buf + len;
+	bool has_nul = memchr(buf, '\0', len) != NULL;
 	uint32_t lineno = 0;
 
 	while (p < end) {
@@ -128,7 +138,7 @@ int fc_parse_text(struct fc_load *l, char *buf, size_t len)
 
 		lineno++;
 		/* Like a C string read with getline: a NUL ends the line. */
-		nul = memchr(p, '\0', eol - p);
+		nul = has_nul ? memchr(p, '\0', eol - p) : NULL;
 		if (nul)
 			eol = nul;
 		q = p;

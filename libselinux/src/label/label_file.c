@@ -1,5 +1,7 @@
 /* label/label_file.c: the file_contexts backend, opening and closing. */
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "fc.h"
@@ -43,8 +45,10 @@ static int add_file_name(struct fc_data *d, const char *path)
 static int process_file(struct selabel_handle *h, struct fc_data *d,
 			const char *path, const char *prefix)
 {
-	_cleanup_free_ char *bin = NULL, *buf = NULL;
+	_cleanup_free_ char *bin = NULL;
+	_cleanup_close_ int fd = -1;
 	struct stat st_text, st_bin, st;
+	void *map;
 	bool have_text, have_bin;
 	const char *use;
 	size_t len;
@@ -59,24 +63,38 @@ static int process_file(struct selabel_handle *h, struct fc_data *d,
 	use = have_bin && (!have_text || st_bin.st_mtime >= st_text.st_mtime) ?
 		      bin :
 		      path;
-	r = lbl_read_file(use, &buf, &len, &st);
-	if (r < 0)
-		return r;
-	if (h->digest && (r = lbl_digest_add(h->digest, use, buf, len)) < 0)
-		return r;
-	r = add_file_name(d, use);
-	if (r < 0)
-		return r;
-	struct fc_load l = {
-		.h = h, .d = d, .prefix = prefix, .path = use, .file = r,
-	};
-	uint32_t magic = 0;
+	/* Mapped, not read: the specs' strings are copied out anyway, and
+	 * a 7 MB .bin is mostly serialized regexes we skip. */
+	fd = open(use, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	len = st.st_size;
+	map = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0) : NULL;
+	if (map == MAP_FAILED)
+		return -errno;
+	r = h->digest ? lbl_digest_add(h->digest, use, map, len) : 0;
+	if (r >= 0)
+		r = add_file_name(d, use);
+	if (r >= 0) {
+		struct fc_load l = {
+			.h = h, .d = d, .prefix = prefix, .path = use, .file = r,
+		};
+		uint32_t magic = 0;
 
-	if (len >= 4)
-		memcpy(&magic, buf, 4);
-	if (magic == FC_BIN_MAGIC)
-		return fc_parse_bin(&l, (const uint8_t *)buf, len);
-	return fc_parse_text(&l, buf, len);
+		if (len >= 4)
+			memcpy(&magic, map, 4);
+		if (magic == FC_BIN_MAGIC)
+			r = fc_parse_bin(&l, map, len);
+		else
+			r = fc_parse_text(&l, map ? map : "", len);
+	}
+	if (map)
+		munmap(map, len);
+	return r;
 }
 
 /* The reference's order: regex specs, then literal ones, each group in
@@ -219,5 +237,5 @@ int lbl_file_open(struct selabel_handle *h, const struct selinux_opt *opts,
 		return r;
 	if (h->validating && (r = check_dups(d, first)) < 0)
 		return r;
-	return fc_index_build(d);
+	return 0;
 }
