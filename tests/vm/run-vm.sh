@@ -53,7 +53,7 @@ BUILD=$(cd "$BUILD" && pwd) || die "no build dir"
 SRC=$(cd "$SRC" && pwd) || die "no source dir"
 VMSRC=$SRC/tests/vm
 
-CACHE=${VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libselinux-vm}
+CACHE=${VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/libselinux-vm}
 ACCEL=${VM_ACCEL:-tcg}
 TIMEOUT=${VM_TIMEOUT:-240}
 MEM=${VM_MEM:-512}
@@ -117,6 +117,8 @@ fetch_pkg() {
 	echo "$dir"
 }
 
+# one run at a time unpacks into the cache (two builds may test at once)
+exec 9> "$CACHE/.lock" && flock 9 || die "cannot lock $CACHE"
 KPKG=${VM_KERNEL_PKG:-}
 [ -z "$KPKG" ] && [ -s "$CACHE/kernel-pkg" ] && KPKG=$(cat "$CACHE/kernel-pkg")
 if [ -z "$KPKG" ]; then
@@ -139,6 +141,7 @@ grep -q '^CONFIG_SECURITY_SELINUX=y' "$KCONFIG" ||
 BBDIR=$(fetch_pkg busybox-static ./bin/busybox) || die "cannot fetch busybox-static"
 BB=$BBDIR/bin/busybox
 [ -x "$BB" ] || die "no busybox in busybox-static"
+exec 9>&-
 
 # ---------- the common part of the initramfs
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/libselinux-vm.XXXXXX") || die "mktemp failed"
