@@ -24,7 +24,7 @@
 #   VM_TIMEOUT   seconds one VM may run (default 240)
 #   VM_MEM       guest memory in MiB (default 512)
 #   VM_ONLY      shell pattern of profile names to boot (default all)
-#   VM_CHECKS    shell pattern of check file names to run (default all)
+#   VM_CHECKS    shell patterns (space separated) of check files to run
 #   VM_KEEP=1    keep the work directory (initramfs trees, console logs)
 #   VM_VERBOSE=1 print each guest's kernel console after its results
 set -uo pipefail
@@ -235,6 +235,11 @@ prepare() {
 	mkdir -p "$P/etc/selinux/$type/policy"
 	cp "$policy" "$P/etc/selinux/$type/policy/policy.33" || return 1
 	printf 'SELINUX=enforcing\nSELINUXTYPE=%s\n' "$type" > "$P/etc/selinux/config"
+	# host files the profile wants at the same path (its policy's contexts)
+	for h in $( . "$P/vm/profile.sh" && echo "${HOST_FILES:-}"); do
+		[ -e "$h" ] || { echo "HOST_FILES: no $h"; return 1; }
+		mkdir -p "$P$(dirname "$h")" && cp -a "$h" "$P$h" || return 1
+	done
 	# host hooks: files the guest checks compare against (tests/vm/host)
 	for h in "$VMSRC"/host/*.sh; do
 		[ -f "$h" ] || continue

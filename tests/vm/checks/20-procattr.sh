@@ -36,3 +36,20 @@ getpidprevcon_raw = 0 con=\"$KERNEL_CON\"" vmprobe pidprev $bg
 	kill $bg
 	wait $bg 2>/dev/null || true
 fi
+
+# setcon: a dynamic transition of the running process (the previous
+# context stays what execve left)
+if profile_has EXEC_DOMAIN; then
+	agree setcon "setcon = 0
+getcon = 0 con=\"$EXEC_DOMAIN\"
+getprevcon = 0 con=\"$KERNEL_CON\"" vmprobe setcon "$EXEC_DOMAIN"
+fi
+agree setcon-invalid "setcon = -1 errno=EINVAL
+getcon = 0 con=\"$KERNEL_CON\"
+getprevcon = 0 con=\"$KERNEL_CON\"" vmprobe setcon system_u:object_r:no_such_t
+if profile_has ENTRY_FILE_CON AUTO_DOMAIN AUTO_DOMAIN_NO_DYNTRANSITION; then
+	entry_setup
+	agree setcon-denied "setcon = -1 errno=EACCES
+getcon = 0 con=\"$AUTO_DOMAIN\"
+getprevcon = 0 con=\"$KERNEL_CON\"" /tmp/entry/vmprobe setcon "$KERNEL_CON"
+fi

@@ -4,14 +4,18 @@
 # "ok   NAME", "FAIL NAME: why" or "skip NAME: why" lines (guest/lib.sh)
 # which run-vm.sh counts on the host.  A check that exits non-zero has
 # crashed: that is reported as a failure of its own.
-# /vm/only, if present, holds a shell pattern: only matching checks run.
+# /vm/only, if present, holds shell patterns: only matching checks run.
 . /vm/profile.sh
 only='*'
 [ -s /vm/only ] && only=$(cat /vm/only)
 for c in /vm/checks/*; do
 	name=${c##*/}
-	# shellcheck disable=SC2254
-	case $name in $only) ;; *) continue ;; esac
+	match=
+	for p in $only; do
+		# shellcheck disable=SC2254
+		case $name in $p) match=1 ;; esac
+	done
+	[ -n "$match" ] || continue
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	case $c in
 	*.sh) /bin/sh "$c" ;;

@@ -469,6 +469,15 @@ int main(int argc, char **argv)
 			cmd_pidprev(argv[++i]);
 		} else if (!strcmp(c, "setexec") && left >= 1) {
 			cmd_setexec(argv[++i]);
+		} else if (!strcmp(c, "setcon") && left >= 1) {
+			call_set("setcon", setcon, arg_con(argv[++i]));
+			cmd_cur();
+		} else if (!strcmp(c, "mnt") && left >= 1) {
+			set_selinuxmnt(argv[++i]);
+		} else if (!strcmp(c, "nomnt")) {
+			fini_selinuxmnt();
+		} else if (!strcmp(c, "fsexists")) {
+			show_rc("selinuxfs_exists", selinuxfs_exists());
 		} else if (!strcmp(c, "getexec")) {
 			call_get("getexeccon", getexeccon);
 		} else if (!strcmp(c, "exec") && left >= 1) {

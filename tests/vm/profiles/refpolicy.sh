@@ -3,6 +3,8 @@
 # (seinfo, sesearch): a sample, not a model.  Checks that need a fact not
 # listed here skip.
 POLICYTYPE=default
+# copied into the guest at the same path: the label lookups' specs
+HOST_FILES=/etc/selinux/default/contexts/files
 MLS=1			# one sensitivity s0, categories c0.c1023
 DENY_UNKNOWN=0		# "Handle unknown classes: allow"
 REJECT_UNKNOWN=0

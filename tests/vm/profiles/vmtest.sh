@@ -40,6 +40,8 @@ AUTO_TMP_FILE_CON=system_u:object_r:probe_tmp_t
 AUTO_DOMAIN_NO_FSCREATE=1
 # AUTO_DOMAIN lacks security setenforce
 AUTO_DOMAIN_NO_SETENFORCE=1
+# AUTO_DOMAIN has dyntransition only to itself: setcon to KERNEL_CON fails
+AUTO_DOMAIN_NO_DYNTRANSITION=1
 
 # labels a check may set on a tmpfs file
 LABEL_A=system_u:object_r:label_a_t
