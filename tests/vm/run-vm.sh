@@ -319,6 +319,8 @@ for name in "${names[@]}"; do
 			lines+=$'\n'"FAIL $name/boot: the VM ran over ${TIMEOUT}s and was killed"
 		elif ! grep -q '^@@VM-DONE@@' "$d/out.log"; then
 			lines+=$'\n'"FAIL $name/boot: the VM stopped before the checks finished"
+		elif [ -z "${VM_CHECKS:-}" ] && ! grep -q '^ok ' "$d/out.log"; then
+			lines+=$'\n'"FAIL $name/boot: no check passed at all"
 		fi
 	fi
 	printf '%s\n' "$lines" | grep -v '^@@VM-DONE@@' | sed '/^$/d'

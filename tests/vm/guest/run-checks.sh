@@ -11,10 +11,12 @@ only='*'
 for c in /vm/checks/*; do
 	name=${c##*/}
 	match=
+	set -f # the patterns are for case, not for the shell's globbing
 	for p in $only; do
 		# shellcheck disable=SC2254
 		case $name in $p) match=1 ;; esac
 	done
+	set +f
 	[ -n "$match" ] || continue
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	case $c in
