@@ -11,6 +11,9 @@
 # with the library chosen by "ours" or "ref" below: a mix-up cannot pass
 # silently.
 #
+# The helpers keep their variables local, except $out/$rc (capture) and
+# $uout/$uerr/$urc (run_util), which are their results.
+#
 # Results are lines on stdout, counted on the host:
 #   ok   PROFILE/NAME
 #   FAIL PROFILE/NAME: why          (details follow, indented with "  | ")
@@ -28,12 +31,12 @@ ref() { LD_LIBRARY_PATH=$REF_LIB "$@"; }
 
 pass() { echo "ok   $VM_PROFILE/$1"; }
 fail() {
-	n=$1
+	local n=$1
 	shift
 	echo "FAIL $VM_PROFILE/$n: $*"
 }
 skip() {
-	n=$1
+	local n=$1
 	shift
 	echo "skip $VM_PROFILE/$n: $*"
 }
@@ -70,8 +73,7 @@ capture() {
 # agree NAME WANT CMD...: CMD run on our library and on the reference must
 # both print WANT (the expectation written from the policy) and exit alike.
 agree() {
-	n=$1
-	want=$2
+	local n=$1 want=$2 o orc r rrc
 	shift 2
 	capture ours "$@"
 	o=$out
@@ -97,7 +99,7 @@ agree() {
 
 # same NAME CMD...: CMD prints the same and exits alike on both libraries.
 same() {
-	n=$1
+	local n=$1 o orc
 	shift
 	capture ours "$@"
 	o=$out
@@ -114,8 +116,7 @@ same() {
 
 # mine NAME WANT CMD...: only our library (the reference lacks the call).
 mine() {
-	n=$1
-	want=$2
+	local n=$1 want=$2
 	shift 2
 	capture ours "$@"
 	expect "$n" "$want" "$out"
@@ -127,7 +128,7 @@ have_util() { [ -x "$OURS_BIN/$1" ]; }
 # run_util ours|ref UTIL ARGS...: run a utility by its bare name (so both
 # see the same argv[0]), setting $uout, $uerr and $urc.
 run_util() {
-	which=$1
+	local which=$1
 	shift
 	[ -n "${PREP:-}" ] && eval "$PREP"
 	if [ "$which" = ours ]; then
@@ -146,7 +147,7 @@ run_util() {
 # build has the utility (or $NEEDS, when UTIL is "sh -c SCRIPT" that runs
 # it: inside, PATH and LD_LIBRARY_PATH still point at one side).
 same_util() {
-	n=$1
+	local n=$1 u o oe orc
 	shift
 	u=${NEEDS:-$1}
 	NEEDS=
@@ -171,8 +172,7 @@ same_util() {
 # mine_util NAME WANT UTIL ARGS...: a utility Debian's selinux-utils lacks;
 # WANT is "status N" and its stdout, one line each.
 mine_util() {
-	n=$1
-	want=$2
+	local n=$1 want=$2
 	shift 2
 	if ! have_util "$1"; then
 		skip "$n" "$1 is not built yet"
@@ -186,6 +186,7 @@ $uout"
 # profile_has VAR...: the profile defines every VAR (a check that needs a
 # fact of the policy skips when the profile does not state it).
 profile_has() {
+	local v
 	for v in "$@"; do
 		eval "[ -n \"\${$v+x}\" ]" || return 1
 	done
@@ -221,7 +222,7 @@ attr_of() { tr -d '\0' < "/proc/$1/attr/current"; }
 # wait_attr PID NOT: waits (up to 10 s) until PID's context is no longer
 # NOT (the background process has done its execve), then prints it.
 wait_attr() {
-	i=0
+	local i=0
 	while [ "$(attr_of "$1")" = "$2" ] && [ $i -lt 100 ]; do
 		sleep 0.1
 		i=$((i + 1))
@@ -233,6 +234,7 @@ wait_attr() {
 # line of TABLE is NAME|OP|ARG|WANT as probe/sfsquery.c reads and prints
 # them (for OP "write", ARG is "PATH DATA").  All queries go in one run.
 sfs_facts() {
+	local name op arg want got
 	printf '%s\n' "$1" | sed '/^[[:space:]]*$/d; s/^[[:space:]]*//' \
 		> /tmp/.sfs-table
 	awk -F'|' '{ arg = $3; if ($2 == "write") sub(/ /, "\t", arg);

@@ -43,6 +43,9 @@ AUTO_DOMAIN_NO_SETENFORCE=1
 # AUTO_DOMAIN has dyntransition only to itself: setcon to KERNEL_CON fails
 AUTO_DOMAIN_NO_DYNTRANSITION=1
 
+# a boolean, false in the policy (if (probe_write_etc) ...)
+BOOL_NAME=probe_write_etc
+
 # labels a check may set on a tmpfs file
 LABEL_A=system_u:object_r:label_a_t
 LABEL_B=system_u:object_r:label_b_t
