@@ -24,7 +24,7 @@ failures = []
 passed = 0
 
 
-def run(args, ours, etc=None, env_extra=None):
+def run(args, ours, etc=None, env_extra=None, ns=False):
     # meson test may export LD_LIBRARY_PATH for the whole test: drop it,
     # and give our library to the probe alone, never to mount or sh.
     env = dict(os.environ)
@@ -34,6 +34,8 @@ def run(args, ours, etc=None, env_extra=None):
     cmd = [PROBE] + args
     if ours:
         cmd = ["env", "LD_LIBRARY_PATH=" + OURS] + cmd
+    if ns and etc is None:
+        cmd = ["unshare", "-m"] + cmd
     if etc is not None:
         # Only the probe runs with our library; mount is the system's.
         script = 'mount --bind "$1" /etc/selinux && shift && exec "$@"'
@@ -44,12 +46,12 @@ def run(args, ours, etc=None, env_extra=None):
             p.stderr.decode("utf-8", "backslashreplace"))
 
 
-def compare(name, args, etc=None, prepare=None):
+def compare(name, args, etc=None, prepare=None, ns=False):
     global passed
-    ref = run(args, False, etc)
+    ref = run(args, False, etc, ns=ns)
     if prepare:
         prepare()
-    ours = run(args, True, etc)
+    ours = run(args, True, etc, ns=ns)
     if ref == ours:
         passed += 1
         return
@@ -196,6 +198,14 @@ def xattr_cases():
         shutil.rmtree(base)
 
 
+def procattr_cases():
+    # The per-thread memory of what was written to each attribute: the
+    # probe bind-mounts a plain file over its own /proc/thread-self/attr
+    # file and changes it behind the library's back.
+    for attr in ["current", "exec", "fscreate", "keycreate", "sockcreate"]:
+        compare("procattr/" + attr, ["procattr", attr], ns=True)
+
+
 def setroot_cases():
     d = tempfile.mkdtemp(prefix="compat-etc.")
     try:
@@ -245,6 +255,7 @@ def main():
     for name, content in CONFIGS.items():
         config_case(name, content)
     setroot_cases()
+    procattr_cases()
     kernel_cases()
     xattr_cases()
     for f in failures:

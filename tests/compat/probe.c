@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include <selinux/selinux.h>
@@ -168,6 +170,123 @@ static void cmd_set_root(const char *root)
 	cmd_config();
 }
 
+/*
+ * procattr ATTR: the caching of process attributes.  Run as root in a
+ * private mount namespace: a plain file is bind-mounted over this
+ * thread's /proc/thread-self/attr/ATTR, so both libraries read and write
+ * it, and the probe can change it behind their back.
+ */
+typedef int (*get_fn)(char **);
+typedef int (*set_fn)(const char *);
+
+struct attr_fns {
+	const char *name;
+	get_fn get;
+	set_fn set;
+};
+
+static const struct attr_fns attr_table[] = {
+	{ "current", getcon_raw, setcon_raw },
+	{ "exec", getexeccon_raw, setexeccon_raw },
+	{ "fscreate", getfscreatecon_raw, setfscreatecon_raw },
+	{ "keycreate", getkeycreatecon_raw, setkeycreatecon_raw },
+	{ "sockcreate", getsockcreatecon_raw, setsockcreatecon_raw },
+};
+
+static const char *attr_file;
+
+static void attr_show_file(void)
+{
+	char buf[256] = { 0 };
+	int fd = open(attr_file, O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+	printf("  file holds %zd bytes \"%s\"\n", n, buf);
+	if (fd >= 0)
+		close(fd);
+}
+
+static void attr_put(const char *s, size_t n)
+{
+	int fd = open(attr_file, O_WRONLY | O_TRUNC);
+
+	if (fd < 0 || write(fd, s, n) != (ssize_t)n)
+		printf("  (fixture write failed)\n");
+	if (fd >= 0)
+		close(fd);
+}
+
+static void *attr_other_thread(void *p)
+{
+	const struct attr_fns *a = p;
+	char *con = NULL;
+
+	int r;
+
+	errno = 0;
+	r = a->get(&con);
+	show_con("  other thread get", r, con);
+	return NULL;
+}
+
+static void cmd_procattr(const char *name)
+{
+	const struct attr_fns *a = NULL;
+	char target[256], *con = NULL;
+	char file[] = "/tmp/probe-attr.XXXXXX";
+	pthread_t t;
+	int fd, r;
+
+	for (size_t i = 0; i < sizeof(attr_table) / sizeof(attr_table[0]); i++)
+		if (!strcmp(attr_table[i].name, name))
+			a = &attr_table[i];
+	fd = mkstemp(file);
+	if (!a || fd < 0) {
+		printf("procattr: bad attribute or mkstemp\n");
+		return;
+	}
+	close(fd);
+	attr_file = file;
+	snprintf(target, sizeof(target), "/proc/thread-self/attr/%s", name);
+	if (mount(file, target, NULL, MS_BIND, NULL) < 0) {
+		printf("procattr: bind mount: %s\n", strerror(errno));
+		unlink(file);
+		return;
+	}
+	errno = 0;
+	r = a->get(&con);
+	show_con("get (empty)", r, con);
+	errno = 0;
+	show_int("set a:b:c", a->set("a:b:c"));
+	attr_show_file();
+	attr_put("x:y:z", 6);
+	errno = 0;
+	r = a->get(&con);
+	show_con("get after the kernel changed", r, con);
+	attr_put("", 0);
+	errno = 0;
+	show_int("set a:b:c again", a->set("a:b:c"));
+	attr_show_file();
+	errno = 0;
+	show_int("set NULL", a->set(NULL));
+	attr_show_file();
+	attr_put("q:q:q", 6);
+	errno = 0;
+	r = a->get(&con);
+	show_con("get after NULL", r, con);
+	attr_put("", 0);
+	errno = 0;
+	show_int("set NULL again", a->set(NULL));
+	attr_put("w:w:w", 6);
+	errno = 0;
+	show_int("set d:e:f", a->set("d:e:f"));
+	attr_show_file();
+	pthread_create(&t, NULL, attr_other_thread, (void *)a);
+	pthread_join(t, NULL);
+	umount(target);
+	unlink(file);
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -192,6 +311,8 @@ int main(int argc, char **argv)
 			i += 2;
 		} else if (!strcmp(c, "setroot") && i + 1 < argc) {
 			cmd_set_root(argv[++i]);
+		} else if (!strcmp(c, "procattr") && i + 1 < argc) {
+			cmd_procattr(argv[++i]);
 		} else if (!strcmp(c, "whoami")) {
 			Dl_info info;
 

@@ -1,6 +1,7 @@
 /* core/procattr.c: /proc/PID/attr/ATTR, the process attribute interface. */
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -50,6 +51,80 @@ static int open_attr(pid_t pid, const char *attr, int flags)
 }
 
 /*
+ * What this thread last wrote to each of its attributes.  The established
+ * library answers a get from this memory, and skips a set that would
+ * write what is already there; programs see the difference, because the
+ * kernel does not always answer what was written (a context kept through
+ * mac_admin reads back as the unlabeled context, a range may come back
+ * canonicalised).  Per thread (__thread), like the attributes themselves;
+ * a fresh process image starts with nothing remembered, as the kernel
+ * resets exec, fscreate, keycreate and sockcreate at execve().
+ */
+enum remembered_attr { R_CURRENT, R_EXEC, R_FSCREATE, R_KEYCREATE,
+		       R_SOCKCREATE, R_NONE };
+
+struct remembered {
+	bool known; /* written by this thread since the image started */
+	char *con;  /* what was written; NULL for "reset to default" */
+};
+
+static __thread struct remembered memory[R_NONE];
+
+static pthread_once_t memory_key_once = PTHREAD_ONCE_INIT;
+static pthread_key_t memory_key; /* written once, under memory_key_once */
+static bool memory_key_ok;
+
+/* A thread that remembered something frees it when it ends. */
+static void memory_free(void *unused _unused_)
+{
+	for (int i = 0; i < R_NONE; i++) {
+		free(memory[i].con);
+		memory[i].con = NULL;
+		memory[i].known = false;
+	}
+}
+
+static void memory_key_init(void)
+{
+	memory_key_ok = pthread_key_create(&memory_key, memory_free) == 0;
+}
+
+static enum remembered_attr remembered_index(const char *attr)
+{
+	static const char *const names[R_NONE] = {
+		[R_CURRENT] = "current", [R_EXEC] = "exec",
+		[R_FSCREATE] = "fscreate", [R_KEYCREATE] = "keycreate",
+		[R_SOCKCREATE] = "sockcreate",
+	};
+
+	for (int i = 0; i < R_NONE; i++)
+		if (strcmp(attr, names[i]) == 0)
+			return (enum remembered_attr)i;
+	return R_NONE;
+}
+
+static void remember(enum remembered_attr a, const char *con)
+{
+	char *copy = NULL;
+
+	if (a == R_NONE)
+		return;
+	pthread_once(&memory_key_once, memory_key_init);
+	/* Without a destructor the copy would leak at thread exit. */
+	if (!memory_key_ok || pthread_setspecific(memory_key, memory) != 0)
+		return;
+	if (con && !(copy = strdup(con))) {
+		free(memory[a].con);
+		memory[a].con = NULL;
+		memory[a].known = false;
+		return;
+	}
+	free(memory[a].con);
+	memory[a].con = copy;
+	memory[a].known = true;
+}
+
+/*
  * The kernel answers with the context and its terminating NUL, or with
  * nothing when the attribute is unset; "unset" is success with *con NULL.
  * An answer fits in a page (the kernel's own limit for these files).
@@ -63,6 +138,14 @@ int core_procattr_get(pid_t pid, const char *attr, char **con)
 
 	if (!con || pid < 0)
 		return -EINVAL;
+	if (pid == 0) {
+		enum remembered_attr a = remembered_index(attr);
+
+		if (a != R_NONE && memory[a].known && memory[a].con) {
+			*con = strdup(memory[a].con);
+			return *con ? 0 : -ENOMEM;
+		}
+	}
 	fd = open_attr(pid, attr, O_RDONLY);
 	if (fd < 0)
 		return fd;
@@ -89,14 +172,21 @@ int core_procattr_get(pid_t pid, const char *attr, char **con)
 int core_procattr_set(const char *attr, const char *con)
 {
 	_cleanup_close_ int fd = -1;
+	enum remembered_attr a = remembered_index(attr);
 	size_t len = con ? strlen(con) + 1 : 0;
 	ssize_t n;
 
+	/* Writing what this thread already wrote changes nothing. */
+	if (a != R_NONE && memory[a].known &&
+	    (con ? memory[a].con && strcmp(con, memory[a].con) == 0
+		 : !memory[a].con))
+		return 0;
 	fd = open_attr(0, attr, O_WRONLY);
 	if (fd < 0)
 		return fd;
 	n = RETRY_EINTR(write(fd, con, len));
 	if (n < 0)
 		return -errno;
+	remember(a, con);
 	return 0;
 }

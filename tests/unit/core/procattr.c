@@ -1,5 +1,6 @@
 /* Suite core_procattr: /proc/PID/attr/ATTR through a fixture procfs. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,6 +187,134 @@ START_TEST(test_set_missing_is_enoent)
 }
 END_TEST
 
+/*
+ * The per-thread memory (as in the established library): a get answers
+ * what this thread last set, whatever the kernel would say now; setting
+ * the same value again writes nothing; after a reset to the default the
+ * kernel is asked again.  prev is never written, so never remembered.
+ */
+static char *fixture_now(int i)
+{
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "proc/thread-self/attr/%s", attrs[i].attr);
+	return fx_read(rel, NULL);
+}
+
+START_TEST(test_get_answers_what_this_thread_set)
+{
+	char *con = NULL;
+
+	if (!attrs[_i].set)
+		return;
+	attr(attrs[_i].attr, NULL);
+	ck_assert_int_eq(attrs[_i].set_raw("a:b:c"), 0);
+	attr(attrs[_i].attr, "x:y:z"); /* the kernel now says otherwise */
+	ck_assert_int_eq(attrs[_i].get_raw(&con), 0);
+	ck_assert_str_eq(con, "a:b:c");
+	freecon(con);
+	ck_assert_int_eq(attrs[_i].get(&con), 0);
+	ck_assert_str_eq(con, "a:b:c");
+	freecon(con);
+}
+END_TEST
+
+START_TEST(test_set_same_value_writes_nothing)
+{
+	char *now;
+
+	if (!attrs[_i].set)
+		return;
+	attr(attrs[_i].attr, NULL);
+	ck_assert_int_eq(attrs[_i].set_raw("a:b:c"), 0);
+	attr(attrs[_i].attr, NULL);
+	ck_assert_int_eq(attrs[_i].set_raw("a:b:c"), 0);
+	now = fixture_now(_i);
+	ck_assert_str_eq(now, "");
+	free(now);
+	ck_assert_int_eq(attrs[_i].set_raw("d:e:f"), 0);
+	now = fixture_now(_i);
+	ck_assert_str_eq(now, "d:e:f");
+	free(now);
+}
+END_TEST
+
+START_TEST(test_get_after_reset_asks_kernel)
+{
+	char *con = NULL;
+
+	if (!attrs[_i].set)
+		return;
+	attr(attrs[_i].attr, NULL);
+	ck_assert_int_eq(attrs[_i].set_raw("a:b:c"), 0);
+	ck_assert_int_eq(attrs[_i].set_raw(NULL), 0);
+	attr(attrs[_i].attr, "k:k:k");
+	ck_assert_int_eq(attrs[_i].get_raw(&con), 0);
+	ck_assert_str_eq(con, "k:k:k");
+	freecon(con);
+}
+END_TEST
+
+START_TEST(test_failed_set_is_not_remembered)
+{
+	char *con = NULL;
+
+	if (!attrs[_i].set)
+		return;
+	/* No attribute file: the write fails, nothing is remembered. */
+	errno = 0;
+	ck_assert_int_eq(attrs[_i].set_raw("a:b:c"), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	attr(attrs[_i].attr, "k:k:k");
+	ck_assert_int_eq(attrs[_i].get_raw(&con), 0);
+	ck_assert_str_eq(con, "k:k:k");
+	freecon(con);
+}
+END_TEST
+
+static void *other_thread_get(void *p)
+{
+	char *con = NULL;
+	int i = *(int *)p;
+
+	if (attrs[i].get_raw(&con) < 0)
+		return strdup("error");
+	return con ? con : strdup("NULL");
+}
+
+START_TEST(test_memory_is_per_thread)
+{
+	pthread_t t;
+	void *got;
+	int i = _i;
+
+	if (!attrs[_i].set)
+		return;
+	attr(attrs[_i].attr, NULL);
+	ck_assert_int_eq(attrs[_i].set_raw("a:b:c"), 0);
+	attr(attrs[_i].attr, "k:k:k");
+	/* The fixture has one thread-self for all threads, so another
+	 * thread reads the file: it remembers nothing of ours. */
+	ck_assert_int_eq(pthread_create(&t, NULL, other_thread_get, &i), 0);
+	ck_assert_int_eq(pthread_join(t, &got), 0);
+	ck_assert_str_eq(got, "k:k:k");
+	free(got);
+}
+END_TEST
+
+START_TEST(test_getpidcon_is_never_remembered)
+{
+	char *con = NULL;
+
+	fx_write("proc/4242/attr/current", "k:k:k", 6);
+	attr("current", NULL);
+	ck_assert_int_eq(setcon_raw("a:b:c"), 0);
+	ck_assert_int_eq(getpidcon_raw(4242, &con), 0);
+	ck_assert_str_eq(con, "k:k:k");
+	freecon(con);
+}
+END_TEST
+
 /* Kernels before 3.17 have no /proc/thread-self: /proc/self/task/TID. */
 START_TEST(test_getcon_falls_back_to_task_dir)
 {
@@ -298,6 +427,16 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_set_writes_context_with_nul, 0, n);
 	tcase_add_loop_test(tc, test_set_null_writes_nothing, 0, n);
 	tcase_add_loop_test(tc, test_set_missing_is_enoent, 0, n);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("per_thread_memory");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, test_get_answers_what_this_thread_set, 0, n);
+	tcase_add_loop_test(tc, test_set_same_value_writes_nothing, 0, n);
+	tcase_add_loop_test(tc, test_get_after_reset_asks_kernel, 0, n);
+	tcase_add_loop_test(tc, test_failed_set_is_not_remembered, 0, n);
+	tcase_add_loop_test(tc, test_memory_is_per_thread, 0, n);
+	tcase_add_test(tc, test_getpidcon_is_never_remembered);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("getcon");
