@@ -45,6 +45,19 @@ setfscreatecon(NULL) = 0
 getfscreatecon = 0 con=NULL" vmprobe fscreate "$bad" /tmp/fscreate-bad
 fi
 
+# Debian's library remembers, per thread, the fscreate context it set and
+# getfscreatecon answers from that memory: a value written to the
+# attribute behind its back is not seen (so the reference answers what
+# was set, not what the kernel holds).
+agree fscreate-remembered "setfscreatecon = 0
+rawattr = ok
+getfscreatecon = 0 con=\"$LABEL_A\"" \
+	vmprobe setfscreate "$LABEL_A" rawattr fscreate "$LABEL_B" getfscreate
+# nothing set through the library: it reads the kernel
+agree fscreate-read-through "rawattr = ok
+getfscreatecon = 0 con=\"$LABEL_B\"" \
+	vmprobe rawattr fscreate "$LABEL_B" getfscreate
+
 # a new file made by the confined AUTO_DOMAIN
 if profile_has ENTRY_FILE_CON AUTO_TMP_FILE_CON; then
 	entry_setup

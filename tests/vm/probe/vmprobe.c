@@ -433,6 +433,25 @@ static void cmd_whichlib(void)
 		printf("libselinux = unknown\n");
 }
 
+/* Writes /proc/thread-self/attr/NAME behind the library's back. */
+static void cmd_rawattr(const char *name, const char *value)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/thread-self/attr/%s", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0) {
+		printf("rawattr = -1 errno=%s\n", errname(errno));
+		return;
+	}
+	if (write(fd, value, strlen(value)) < 0)
+		printf("rawattr = -1 errno=%s\n", errname(errno));
+	else
+		printf("rawattr = ok\n");
+	close(fd);
+}
+
 /* The raw xattr, read without the library: an independent witness. */
 static void cmd_xattr(const char *path)
 {
@@ -478,6 +497,14 @@ int main(int argc, char **argv)
 			fini_selinuxmnt();
 		} else if (!strcmp(c, "fsexists")) {
 			show_rc("selinuxfs_exists", selinuxfs_exists());
+		} else if (!strcmp(c, "rawattr") && left >= 2) {
+			cmd_rawattr(argv[i + 1], argv[i + 2]);
+			i += 2;
+		} else if (!strcmp(c, "getfscreate")) {
+			call_get("getfscreatecon", getfscreatecon);
+		} else if (!strcmp(c, "setfscreate") && left >= 1) {
+			call_set("setfscreatecon", setfscreatecon,
+				 arg_con(argv[++i]));
 		} else if (!strcmp(c, "getexec")) {
 			call_get("getexeccon", getexeccon);
 		} else if (!strcmp(c, "exec") && left >= 1) {
