@@ -37,7 +37,7 @@ die() { echo "run-vm: $*" >&2; exit 1; }
 note() { echo "run-vm: $*" >&2; }
 skip_suite() { echo "run-vm: SKIP: $*"; exit $SKIP; }
 
-BUILD= SRC=
+BUILD='' SRC=''
 PROFILES=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -274,7 +274,7 @@ boot() {
 	done
 	wait $qpid 2>/dev/null
 	echo $(( $(date +%s) - start )) > "$d/seconds"
-	[ -e "$d/status" ] || echo done > "$d/status"
+	[ -e "$d/status" ] || echo finished > "$d/status"
 }
 
 names=()

@@ -1,4 +1,4 @@
-# /etc/selinux/config as the guest has it (SELINUX=enforcing,
+# The guest's /etc/selinux/config (SELINUX=enforcing,
 # SELINUXTYPE=$POLICYTYPE, written by run-vm.sh).
 . /vm/lib.sh
 
