@@ -46,6 +46,10 @@ AUTO_DOMAIN_NO_DYNTRANSITION=1
 # a boolean, false in the policy (if (probe_write_etc) ...)
 BOOL_NAME=probe_write_etc
 
+# type_change probe_t tmp_t:file label_a_t; type_member probe_t tmp_t:dir
+RELABEL_CON=system_u:object_r:label_a_t
+MEMBER_CON=system_u:object_r:label_b_t
+
 # labels a check may set on a tmpfs file
 LABEL_A=system_u:object_r:label_a_t
 LABEL_B=system_u:object_r:label_b_t
@@ -120,3 +124,26 @@ bool-reset|write|booleans/probe_write_etc 0|ok
 bool-commit-reset|write|commit_pending_bools 1|ok
 access-after-reset|access|$P $ETC 6|40012 ffffffff 2 fffffffb 3 0
 "
+
+# The library's view of the same decisions (checks/60-compute.sh).
+CLASS_VALUES="security=1 process=2 file=6 dir=7"
+# S|T|CLASS|PERMS|requested|allowed|auditallow|auditdeny, in hex; the
+# requested bits are the permission values' bits (read 1<<1, write 1<<2,
+# getattr 1<<4, open 1<<18; process sigchld 1<<2, transition 1<<1)
+AV_FACTS="
+$P|$ETC|file|read,write,getattr,open|40016|40012|2|fffffffb
+$P|$SEC|security|compute_av,setenforce|81|106f|0|ffffffff
+$P|$K|process|sigchld,transition|6|4|0|ffffffff
+$K|$SEC|security|setenforce|80|ffffffff|0|ffffffff
+"
+# security_compute_user from KERNEL_CON, in the kernel's order (45's user
+# fact); the library lists one context a line, after the warning its
+# default log callback writes to stderr
+USER_FACT_USER=staff_u
+USER_FACT="Direct use of security_compute_user() is deprecated, switch to get_ordered_context_list()
+security_compute_user = 0
+  staff_u:user_r:probe_t
+  staff_u:user_r:other_t
+  staff_u:system_r:probe_t
+  staff_u:system_r:kernel_t
+  staff_u:system_r:other_t"
