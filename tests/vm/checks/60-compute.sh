@@ -81,12 +81,9 @@ fi
 if ! has_all string_to_security_class string_to_av_perm security_class_to_string; then
 	skip class_mapping "the class mapping is not in our library yet"
 else
-	agree class_mapping "string_to_security_class(file) = 6
-security_class_to_string(6) = file
-string_to_av_perm(read) = 2
-string_to_av_perm(getattr) = 10
-string_to_av_perm(entrypoint) = 4000000
-string_to_av_perm(no_such_perm) = 0" vmcompute class file read getattr entrypoint no_such_perm
+	profile_has CLASS_MAPPING_FACT &&
+		agree class_mapping "$CLASS_MAPPING_FACT" \
+			vmcompute class file read getattr entrypoint no_such_perm
 	agree class_mapping-unknown "string_to_security_class(no_such_class) = 0
 security_class_to_string(0) = NULL" vmcompute class no_such_class
 fi

@@ -127,6 +127,13 @@ access-after-reset|access|$P $ETC 6|40012 ffffffff 2 fffffffb 3 0
 
 # The library's view of the same decisions (checks/60-compute.sh).
 CLASS_VALUES="security=1 process=2 file=6 dir=7"
+# vmcompute class file read getattr entrypoint no_such_perm
+CLASS_MAPPING_FACT="string_to_security_class(file) = 6
+security_class_to_string(6) = file
+string_to_av_perm(read) = 2
+string_to_av_perm(getattr) = 10
+string_to_av_perm(entrypoint) = 4000000
+string_to_av_perm(no_such_perm) = 0"
 # S|T|CLASS|PERMS|requested|allowed|auditallow|auditdeny, in hex; the
 # requested bits are the permission values' bits (read 1<<1, write 1<<2,
 # getattr 1<<4, open 1<<18; process sigchld 1<<2, transition 1<<1)
