@@ -10,13 +10,5 @@ _public_ int fsetfilecon_raw(int fd, const char *con)
 
 _public_ int fsetfilecon(int fd, const char *con)
 {
-	_cleanup_free_ char *raw = NULL;
-	int r;
-
-	if (!con)
-		return RET_ERRNO(-EINVAL);
-	r = core_trans_to_raw(con, &raw);
-	if (r >= 0)
-		r = core_xattr_set(NULL, fd, CORE_XATTR_FD, raw);
-	return RET_ERRNO(r);
+	return RET_ERRNO(core_xattr_set_trans(NULL, fd, CORE_XATTR_FD, con));
 }

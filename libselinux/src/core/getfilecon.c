@@ -1,29 +1,16 @@
 /* core/getfilecon.c: getfilecon and its _raw twin. */
-#include <string.h>
-
 #include <selinux/selinux.h>
 
 #include "internal.h"
 
+/* Returns the size of the attribute value (see selinux.h). */
 _public_ int getfilecon_raw(const char *path, char **con)
 {
-	return (int)RET_ERRNO((int)core_xattr_get(path, -1, CORE_XATTR_FOLLOW, con));
+	return RET_ERRNO((int)core_xattr_get(path, -1, CORE_XATTR_FOLLOW, con));
 }
 
 /* Returns strlen + 1 of the translated context. */
 _public_ int getfilecon(const char *path, char **con)
 {
-	_cleanup_free_ char *raw = NULL;
-	ssize_t n;
-	int r;
-
-	if (!con)
-		return RET_ERRNO(-EINVAL);
-	n = core_xattr_get(path, -1, CORE_XATTR_FOLLOW, &raw);
-	if (n < 0)
-		return RET_ERRNO((int)n);
-	r = core_raw_to_trans(raw, con);
-	if (r < 0)
-		return RET_ERRNO(r);
-	return (int)strlen(*con) + 1;
+	return RET_ERRNO(core_xattr_get_trans(path, -1, CORE_XATTR_FOLLOW, con));
 }

@@ -13,13 +13,7 @@ _public_ int getpidprevcon_raw(pid_t pid, char **con)
 
 _public_ int getpidprevcon(pid_t pid, char **con)
 {
-	_cleanup_free_ char *raw = NULL;
-	int r;
-
-	if (pid <= 0 || !con)
+	if (pid <= 0)
 		return RET_ERRNO(-EINVAL);
-	r = core_procattr_get(pid, "prev", &raw);
-	if (r >= 0)
-		r = core_raw_to_trans(raw, con);
-	return RET_ERRNO(r);
+	return RET_ERRNO(core_procattr_get_trans(pid, "prev", con));
 }

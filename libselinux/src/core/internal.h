@@ -63,6 +63,9 @@ int core_parse_long(const char *s, long *out);
 int core_procattr_get(pid_t pid, const char *attr, char **con);
 /* Write con (NULL: clear) to the calling thread's attribute. */
 int core_procattr_set(const char *attr, const char *con);
+/* The same, with contexts in translated (mcstrans) form. */
+int core_procattr_get_trans(pid_t pid, const char *attr, char **con);
+int core_procattr_set_trans(const char *attr, const char *con);
 /* Test hook: use dir instead of "/proc" (NULL restores).  Not exported. */
 void core_set_proc_root(const char *dir);
 
@@ -72,6 +75,11 @@ ssize_t core_xattr_get(const char *path, int fd, enum core_xattr_how how,
 		       char **con);
 int core_xattr_set(const char *path, int fd, enum core_xattr_how how,
 		   const char *con);
+/* The same in translated form; get returns strlen + 1 of *con. */
+int core_xattr_get_trans(const char *path, int fd, enum core_xattr_how how,
+			 char **con);
+int core_xattr_set_trans(const char *path, int fd, enum core_xattr_how how,
+			 const char *con);
 
 /* log.c: the SELINUX_CB_* callbacks. */
 /* Log through SELINUX_CB_LOG; preserves errno. */

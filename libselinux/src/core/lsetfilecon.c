@@ -10,13 +10,5 @@ _public_ int lsetfilecon_raw(const char *path, const char *con)
 
 _public_ int lsetfilecon(const char *path, const char *con)
 {
-	_cleanup_free_ char *raw = NULL;
-	int r;
-
-	if (!con)
-		return RET_ERRNO(-EINVAL);
-	r = core_trans_to_raw(con, &raw);
-	if (r >= 0)
-		r = core_xattr_set(path, -1, CORE_XATTR_NOFOLLOW, raw);
-	return RET_ERRNO(r);
+	return RET_ERRNO(core_xattr_set_trans(path, -1, CORE_XATTR_NOFOLLOW, con));
 }

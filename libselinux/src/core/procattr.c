@@ -190,3 +190,26 @@ int core_procattr_set(const char *attr, const char *con)
 	remember(a, con);
 	return 0;
 }
+
+int core_procattr_get_trans(pid_t pid, const char *attr, char **con)
+{
+	_cleanup_free_ char *raw = NULL;
+	int r;
+
+	if (!con)
+		return -EINVAL;
+	r = core_procattr_get(pid, attr, &raw);
+	if (r < 0)
+		return r;
+	return core_raw_to_trans(raw, con);
+}
+
+int core_procattr_set_trans(const char *attr, const char *con)
+{
+	_cleanup_free_ char *raw = NULL;
+	int r = core_trans_to_raw(con, &raw);
+
+	if (r < 0)
+		return r;
+	return core_procattr_set(attr, raw);
+}

@@ -11,11 +11,5 @@ _public_ int setcon_raw(const char *con)
 
 _public_ int setcon(const char *con)
 {
-	_cleanup_free_ char *raw = NULL;
-	int r;
-
-	r = core_trans_to_raw(con, &raw);
-	if (r >= 0)
-		r = core_procattr_set("current", raw);
-	return RET_ERRNO(r);
+	return RET_ERRNO(core_procattr_set_trans("current", con));
 }

@@ -11,11 +11,5 @@ _public_ int setexeccon_raw(const char *con)
 
 _public_ int setexeccon(const char *con)
 {
-	_cleanup_free_ char *raw = NULL;
-	int r;
-
-	r = core_trans_to_raw(con, &raw);
-	if (r >= 0)
-		r = core_procattr_set("exec", raw);
-	return RET_ERRNO(r);
+	return RET_ERRNO(core_procattr_set_trans("exec", con));
 }

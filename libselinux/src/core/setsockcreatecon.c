@@ -11,11 +11,5 @@ _public_ int setsockcreatecon_raw(const char *con)
 
 _public_ int setsockcreatecon(const char *con)
 {
-	_cleanup_free_ char *raw = NULL;
-	int r;
-
-	r = core_trans_to_raw(con, &raw);
-	if (r >= 0)
-		r = core_procattr_set("sockcreate", raw);
-	return RET_ERRNO(r);
+	return RET_ERRNO(core_procattr_set_trans("sockcreate", con));
 }

@@ -121,3 +121,35 @@ int core_xattr_set(const char *path, int fd, enum core_xattr_how how,
 	}
 	return -err;
 }
+
+int core_xattr_get_trans(const char *path, int fd, enum core_xattr_how how,
+			 char **con)
+{
+	_cleanup_free_ char *raw = NULL;
+	ssize_t n;
+	int r;
+
+	if (!con)
+		return -EINVAL;
+	n = core_xattr_get(path, fd, how, &raw);
+	if (n < 0)
+		return (int)n;
+	r = core_raw_to_trans(raw, con);
+	if (r < 0)
+		return r;
+	return (int)strlen(*con) + 1;
+}
+
+int core_xattr_set_trans(const char *path, int fd, enum core_xattr_how how,
+			 const char *con)
+{
+	_cleanup_free_ char *raw = NULL;
+	int r;
+
+	if (!con)
+		return -EINVAL;
+	r = core_trans_to_raw(con, &raw);
+	if (r < 0)
+		return r;
+	return core_xattr_set(path, fd, how, raw);
+}
