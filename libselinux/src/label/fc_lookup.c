@@ -209,14 +209,26 @@ static int fc_partial_match(struct selabel_handle *h, const char *key)
 	return strcmp(s->ctx, "<<none>>") != 0;
 }
 
+struct hash_state {
+	struct lbl_sha1 sha;
+	unsigned int n;
+};
+
 static int hash_one(struct fc_spec *s, void *u)
 {
-	struct lbl_sha1 *sha = u;
+	struct hash_state *hs = u;
+	struct lbl_sha1 *sha = &hs->sha;
 	mode_t mode = s->mode;
+
+	/* The reference's list of partial matches ends before the first
+	 * "<<none>>" spec. */
+	if (!strcmp(s->ctx, "<<none>>"))
+		return 1;
 
 	lbl_sha1_update(sha, s->regex, strlen(s->regex) + 1);
 	lbl_sha1_update(sha, &mode, sizeof(mode));
 	lbl_sha1_update(sha, s->ctx, strlen(s->ctx) + 1);
+	hs->n++;
 	return 0;
 }
 
@@ -225,7 +237,7 @@ static int fc_hash_all_partial(struct selabel_handle *h, const char *key,
 {
 	struct fc_data *d = h->data;
 	char buf[1024], *k;
-	struct lbl_sha1 sha;
+	struct hash_state hs = { .n = 0 };
 	size_t klen;
 	int r;
 
@@ -234,12 +246,13 @@ static int fc_hash_all_partial(struct selabel_handle *h, const char *key,
 	r = fc_key(d, key, buf, sizeof(buf), &k, &klen);
 	if (r < 0)
 		return r;
-	lbl_sha1_init(&sha);
-	r = each_partial(d, k, hash_one, &sha);
+	lbl_sha1_init(&hs.sha);
+	r = each_partial(d, k, hash_one, &hs);
 	key_free(k, key, buf);
-	if (r <= 0)
-		return r;
-	lbl_sha1_final(&sha, digest);
+	/* Nothing before a "<<none>>": no digest, as the reference. */
+	if (r <= 0 || !hs.n)
+		return r < 0 ? r : 0;
+	lbl_sha1_final(&hs.sha, digest);
 	return 1;
 }
 

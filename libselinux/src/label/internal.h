@@ -105,6 +105,13 @@ int lbl_x_open(struct selabel_handle *h, const struct selinux_opt *opts,
 int lbl_db_open(struct selabel_handle *h, const struct selinux_opt *opts,
 		unsigned int n);
 
+/* fc_compile.c: compile the text file_contexts in into the .bin out (a
+ * version 5 file both we and Debian 12's library read), with serialized
+ * regexes unless no_regex; validate (may be NULL) checks each context.
+ * 0 or -errno; messages go to the log callback. */
+int lbl_fc_compile(const char *in, const char *out, bool no_regex,
+		   int (*validate)(const char *ctx));
+
 /* matchpathcon.c: the compat hooks lbl_validate consults. */
 extern int (*lbl_mpc_invalidcon)(const char *path, unsigned lineno,
 				 char *context);

@@ -1,0 +1,171 @@
+/*
+ * lookup_bench: time one libselinux's file_contexts lookups.  The library
+ * is dlopen()ed from the path given, so the same binary measures Debian's
+ * libselinux.so.1 and ours; run.sh runs both in one go and prints ratios.
+ *
+ *   lookup_bench LIB FILE_CONTEXTS CORPUS MODE
+ *   MODE: open     - median selabel_open() time (us) over 21 opens
+ *         lookup   - mean us per selabel_lookup over the corpus (every
+ *                    STRIDE-th record), then per-path times to stdout
+ *                    with -w
+ *         paths    - time each record of the corpus 5 times, print the
+ *                    best time per path (us) and the path
+ *         rss      - open, look every record up, print peak RSS (KiB)
+ * CORPUS holds NUL-terminated "MODE PATH" records (MODE octal).
+ * STRIDE comes from the environment (default 1).
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include <selinux/label.h>
+
+typedef struct selabel_handle *(*open_fn)(unsigned int,
+					  const struct selinux_opt *, unsigned);
+typedef void (*close_fn)(struct selabel_handle *);
+typedef int (*lookup_fn)(struct selabel_handle *, char **, const char *, int);
+typedef void (*free_fn)(char *);
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static int cmpd(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+struct rec {
+	unsigned mode;
+	char *path;
+};
+
+static struct rec *load(const char *file, size_t *n, size_t stride)
+{
+	FILE *f = fopen(file, "r");
+	struct rec *v = NULL;
+	size_t nv = 0, cap = 0, i = 0;
+	char *line = NULL;
+	size_t lcap = 0;
+
+	if (!f)
+		exit(2);
+	while (getdelim(&line, &lcap, '\0', f) > 0) {
+		char *p;
+
+		if (i++ % stride)
+			continue;
+		if (nv == cap) {
+			cap = cap ? cap * 2 : 1024;
+			v = realloc(v, cap * sizeof(*v));
+		}
+		v[nv].mode = strtoul(line, &p, 8);
+		v[nv].path = strdup(p + 1);
+		nv++;
+	}
+	free(line);
+	fclose(f);
+	*n = nv;
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	void *lib;
+	open_fn sopen;
+	close_fn sclose;
+	lookup_fn slookup;
+	free_fn sfree;
+	struct selinux_opt opt;
+	const char *mode, *env = getenv("STRIDE");
+	size_t stride = env ? strtoul(env, NULL, 10) : 1, n = 0;
+	struct rec *v;
+
+	if (argc < 5)
+		return 2;
+	lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		fprintf(stderr, "%s\n", dlerror());
+		return 2;
+	}
+	sopen = (open_fn)dlsym(lib, "selabel_open");
+	sclose = (close_fn)dlsym(lib, "selabel_close");
+	slookup = (lookup_fn)dlsym(lib, "selabel_lookup");
+	sfree = (free_fn)dlsym(lib, "freecon");
+	opt.type = SELABEL_OPT_PATH;
+	opt.value = argv[2];
+	mode = argv[4];
+
+	if (!strcmp(mode, "open")) {
+		double t[21];
+
+		for (int i = 0; i < 21; i++) {
+			double t0 = now();
+			struct selabel_handle *h = sopen(0, &opt, 1);
+
+			t[i] = now() - t0;
+			if (!h)
+				return 1;
+			sclose(h);
+		}
+		qsort(t, 21, sizeof(double), cmpd);
+		printf("%.1f\n", t[10]);
+		return 0;
+	}
+	v = load(argv[3], &n, stride);
+	struct selabel_handle *h = sopen(0, &opt, 1);
+
+	if (!h)
+		return 1;
+	if (!strcmp(mode, "lookup")) {
+		double t0;
+		char *con;
+
+		/* One warm-up pass over a few paths, as a long-running
+		 * program (restorecon, udev) is warm after its first files. */
+		for (size_t i = 0; i < n && i < 64; i++)
+			if (slookup(h, &con, v[i].path, v[i].mode) == 0)
+				sfree(con);
+		t0 = now();
+		for (size_t i = 0; i < n; i++)
+			if (slookup(h, &con, v[i].path, v[i].mode) == 0)
+				sfree(con);
+		printf("%.3f\n", (now() - t0) / n);
+	} else if (!strcmp(mode, "paths")) {
+		for (size_t i = 0; i < n; i++) {
+			double best = 1e18;
+			char *con;
+
+			for (int k = 0; k < 5; k++) {
+				double t0 = now(), t;
+
+				if (slookup(h, &con, v[i].path, v[i].mode) == 0)
+					sfree(con);
+				t = now() - t0;
+				if (t < best)
+					best = t;
+			}
+			printf("%.3f %s\n", best, v[i].path);
+		}
+	} else if (!strcmp(mode, "rss")) {
+		struct rusage ru;
+		char *con;
+
+		for (size_t i = 0; i < n; i++)
+			if (slookup(h, &con, v[i].path, v[i].mode) == 0)
+				sfree(con);
+		getrusage(RUSAGE_SELF, &ru);
+		printf("%ld\n", ru.ru_maxrss);
+	}
+	sclose(h);
+	return 0;
+}

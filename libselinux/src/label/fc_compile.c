@@ -1,0 +1,84 @@
+/* label/fc_compile.c: text file_contexts to file_contexts.bin, for
+ * sefcontext_compile (which links the static archive for it). */
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "fc.h"
+
+int lbl_fc_compile(const char *in, const char *out, bool no_regex,
+		   int (*validate)(const char *ctx))
+{
+	struct selabel_handle h = { .backend = SELABEL_CTX_FILE };
+	struct fc_data *d = calloc(1, sizeof(*d));
+	_cleanup_free_ char *tmp = NULL, *buf = NULL;
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+	size_t len;
+	int r;
+
+	if (!d)
+		return -ENOMEM;
+	pthread_mutex_init(&d->lock, NULL);
+	h.data = d;
+	r = lbl_read_file(in, &buf, &len, &st);
+	if (r < 0)
+		goto out;
+	d->files = calloc(1, sizeof(*d->files));
+	if (!d->files || !(d->files[0] = strdup(in))) {
+		r = -ENOMEM;
+		goto out;
+	}
+	d->nfiles = 1;
+	struct fc_load l = { .h = &h, .d = d, .path = in, .file = 0 };
+
+	r = fc_parse_text(&l, buf, len);
+	if (r < 0)
+		goto out;
+	/* The reference's order: regex specs first, each group as read. */
+	struct fc_spec *v = malloc((d->nspec + 1) * sizeof(*v));
+	uint32_t o = 0;
+
+	if (!v) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (int pass = 1; pass >= 0; pass--)
+		for (uint32_t i = 0; i < d->nspec; i++)
+			if (d->spec[i].meta == pass)
+				v[o++] = d->spec[i];
+	free(d->spec);
+	d->spec = v;
+	for (uint32_t i = 0; validate && i < d->nspec; i++) {
+		struct fc_spec *s = &d->spec[i];
+
+		if (strcmp(s->ctx, "<<none>>") && validate(s->ctx) < 0) {
+			core_log(SELINUX_ERROR,
+				 "%s: line %u has invalid context %s\n", in,
+				 s->lineno, s->ctx);
+			r = -EINVAL;
+			goto out;
+		}
+	}
+	if (asprintf(&tmp, "%s-XXXXXX", out) < 0) {
+		tmp = NULL;
+		r = -ENOMEM;
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		r = -errno;
+		goto out;
+	}
+	r = fc_write_bin(d, fd, no_regex);
+	if (r >= 0 && fchmod(fd, 0644) < 0)
+		r = -errno;
+	if (r >= 0 && rename(tmp, out) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+out:
+	fc_data_free(d);
+	return r;
+}

@@ -1,0 +1,156 @@
+/*
+ * fcprobe: ask a libselinux about many keys in one process, printing one
+ * canonical line per answer.  Built once against our header; run on
+ * Debian's libselinux.so.1 and on ours (LD_LIBRARY_PATH) and compared by
+ * differential.py.
+ *
+ *   fcprobe [-B backend] [-p PATH]... [-b] [-v] [-s SUBSET] [-d] OP < input
+ *
+ * input: NUL-terminated records "MODE KEY" (MODE octal) for OP lookup,
+ * lookupt (translated), partial, hash; "MODE KEY\tALIAS..." for best.
+ * OP digest prints selabel_digest() and reads nothing.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <selinux/label.h>
+#include <selinux/selinux.h>
+
+static int quiet_log(int type, const char *fmt, ...)
+{
+	(void)type;
+	(void)fmt;
+	return 0;
+}
+
+static void hex(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		printf("%02x", p[i]);
+}
+
+int main(int argc, char **argv)
+{
+	struct selinux_opt opts[32];
+	unsigned int n = 0, backend = 0;
+	struct selabel_handle *h;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	const char *op;
+	int c;
+
+	union selinux_callback cb = { .func_log = quiet_log };
+	selinux_set_callback(SELINUX_CB_LOG, cb);
+	while ((c = getopt(argc, argv, "B:p:bvs:d")) != -1 && n < 30) {
+		switch (c) {
+		case 'B':
+			backend = atoi(optarg);
+			break;
+		case 'p':
+			opts[n++] = (struct selinux_opt){ SELABEL_OPT_PATH, optarg };
+			break;
+		case 'b':
+			opts[n++] = (struct selinux_opt){ SELABEL_OPT_BASEONLY, "1" };
+			break;
+		case 'v':
+			opts[n++] = (struct selinux_opt){ SELABEL_OPT_VALIDATE, "1" };
+			break;
+		case 's':
+			opts[n++] = (struct selinux_opt){ SELABEL_OPT_SUBSET, optarg };
+			break;
+		case 'd':
+			opts[n++] = (struct selinux_opt){ SELABEL_OPT_DIGEST, "1" };
+			break;
+		default:
+			return 2;
+		}
+	}
+	if (optind >= argc)
+		return 2;
+	op = argv[optind];
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	errno = 0;
+	h = selabel_open(backend, opts, n);
+	if (!h) {
+		printf("open: ERR %s\n", strerrorname_np(errno));
+		return 0;
+	}
+	printf("open: OK\n");
+	if (!strcmp(op, "digest")) {
+		unsigned char *d;
+		size_t dl, nf;
+		char **files;
+
+		if (selabel_digest(h, &d, &dl, &files, &nf) < 0) {
+			printf("digest: ERR %s\n", strerrorname_np(errno));
+		} else {
+			printf("digest: ");
+			hex(d, dl);
+			printf("\n");
+			for (size_t i = 0; i < nf; i++)
+				printf("file: %s\n", files[i]);
+		}
+		selabel_close(h);
+		return 0;
+	}
+	while ((len = getdelim(&line, &cap, '\0', stdin)) > 0) {
+		char *key, *con = NULL;
+		unsigned long mode = strtoul(line, &key, 8);
+		int r;
+
+		if (*key == ' ')
+			key++;
+		errno = 0;
+		if (!strcmp(op, "lookup") || !strcmp(op, "lookupt")) {
+			r = op[6] ? selabel_lookup(h, &con, key, mode) :
+				    selabel_lookup_raw(h, &con, key, mode);
+			if (r < 0) {
+				printf("ERR %s\n", errno == ENOENT ? "ENOENT" :
+						   "other");
+			} else {
+				printf("OK %s\n", con);
+				freecon(con);
+			}
+		} else if (!strcmp(op, "partial")) {
+			printf("%d\n", selabel_partial_match(h, key));
+		} else if (!strcmp(op, "hash")) {
+			unsigned char d[20];
+
+			if (selabel_hash_all_partial_matches(h, key, d)) {
+				hex(d, 20);
+				printf("\n");
+			} else {
+				printf("none\n");
+			}
+		} else if (!strcmp(op, "best")) {
+			const char *al[64];
+			int na = 0;
+			char *t = strchr(key, '\t');
+
+			while (t && na < 62) {
+				*t++ = '\0';
+				al[na++] = t;
+				t = strchr(t, '\t');
+			}
+			al[na] = NULL;
+			r = selabel_lookup_best_match_raw(h, &con, key,
+							  na ? al : NULL, mode);
+			if (r < 0) {
+				printf("ERR %s\n", errno == ENOENT ? "ENOENT" :
+						   "other");
+			} else {
+				printf("OK %s\n", con);
+				freecon(con);
+			}
+		} else {
+			return 2;
+		}
+	}
+	free(line);
+	selabel_close(h);
+	return 0;
+}

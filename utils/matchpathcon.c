@@ -1,0 +1,184 @@
+/* matchpathcon: print the file_contexts label of each path. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <selinux/selinux.h>
+
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+static void usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage:  %s [-V] [-N] [-n] [-m type] [-f file_contexts_file] "
+		"[-p prefix] [-P policy_root_path] filepath...\n",
+		prog);
+	exit(1);
+}
+
+/* The file type named by the first letter of s (as Debian's does), or
+ * (mode_t)-1. */
+static mode_t string_to_mode(const char *s)
+{
+	switch (s[0]) {
+	case 'b':
+		return S_IFBLK;
+	case 'c':
+		return S_IFCHR;
+	case 'd':
+		return S_IFDIR;
+	case 'p':
+		return S_IFIFO;
+	case 'l':
+		return S_IFLNK;
+	case 's':
+		return S_IFSOCK;
+	case 'f':
+		return S_IFREG;
+	}
+	return (mode_t)-1;
+}
+
+static int print_label(const char *path, int header, mode_t mode)
+{
+	char *con;
+
+	if (matchpathcon(path, mode, &con) < 0) {
+		if (errno == ENOENT && header) {
+			printf("%s\t<<none>>\n", path);
+			return 0;
+		}
+		fprintf(stderr, "matchpathcon(%s) failed: %s\n", path,
+			strerror(errno));
+		return 1;
+	}
+	if (header)
+		printf("%s\t%s\n", path, con);
+	else
+		printf("%s\n", con);
+	freecon(con);
+	return 0;
+}
+
+static void open_failed(void)
+{
+	fprintf(stderr, "Error while opening file contexts database: %s\n",
+		strerror(errno));
+	exit(-1);
+}
+
+int main(int argc, char **argv)
+{
+	int header = 1, verify = 0, notrans = 0, quiet = 0, error = 0, c;
+	int inited = 0;
+	mode_t file_mode = 0;
+	const char *file = NULL, *prefix = NULL;
+
+	if (argc < 2)
+		usage(argv[0]);
+	while ((c = getopt(argc, argv, "m:Nnf:P:p:Vq")) != -1) {
+		switch (c) {
+		case 'n':
+			header = 0;
+			break;
+		case 'm':
+			file_mode = string_to_mode(optarg);
+			if (file_mode == (mode_t)-1) {
+				fprintf(stderr, "%s: mode %s is invalid\n",
+					argv[0], optarg);
+				exit(1);
+			}
+			break;
+		case 'N':
+			notrans = 1;
+			set_matchpathcon_flags(MATCHPATHCON_NOTRANS);
+			break;
+		case 'f':
+			file = optarg;
+			break;
+		case 'P':
+			if (selinux_set_policy_root(optarg) < 0) {
+				fprintf(stderr,
+					"Error setting policy root  %s:  %s\n",
+					optarg,
+					errno ? strerror(errno) : "invalid");
+				exit(1);
+			}
+			break;
+		case 'p':
+			prefix = optarg;
+			fprintf(stderr,
+				"Warning: using %s -p is deprecated\n",
+				argv[0]);
+			break;
+		case 'V':
+			verify = 1;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		default:
+			usage(argv[0]);
+		}
+	}
+	if (file || prefix) {
+		if (matchpathcon_init_prefix(file, prefix) < 0)
+			open_failed();
+		inited = 1;
+	}
+	for (int i = optind; i < argc; i++) {
+		char *path = argv[i];
+		size_t len = strlen(path);
+		struct stat st;
+		mode_t mode = 0;
+
+		if (!inited) {
+			if (matchpathcon_init_prefix(NULL, NULL) < 0)
+				open_failed();
+			inited = 1;
+		}
+		if (len > 1 && path[len - 1] == '/')
+			path[len - 1] = '\0';
+		if (lstat(path, &st) == 0)
+			mode = st.st_mode;
+		if (file_mode)
+			mode = file_mode;
+		if (!verify) {
+			error |= print_label(path, header, mode);
+			continue;
+		}
+		int rc = selinux_file_context_verify(path, mode);
+
+		if (quiet) {
+			if (rc == 1)
+				continue;
+			exit(1);
+		}
+		if (rc == -1) {
+			printf("%s error: %s\n", path, strerror(errno));
+			exit(1);
+		} else if (rc == 1) {
+			printf("%s verified.\n", path);
+		} else {
+			char *con;
+
+			error = 1;
+			rc = notrans ? lgetfilecon_raw(path, &con) :
+				       lgetfilecon(path, &con);
+			if (rc >= 0) {
+				printf("%s has context %s, should be ", path,
+				       con);
+				freecon(con);
+			} else {
+				printf("actual context unknown: %s, should be ",
+				       strerror(errno));
+			}
+			print_label(path, 0, mode);
+		}
+	}
+	matchpathcon_fini();
+	return error;
+}

@@ -1,0 +1,117 @@
+/*
+ * sefcontext_compile: compile a text file_contexts into file_contexts.bin.
+ * Links the static archive: the compiled format is the library's own.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <sepol/sepol.h>
+
+#include "label/internal.h"
+
+static const char *policy_file;
+
+static void usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [-o out_file] [-p policy_file] fc_file\n"
+		"Where:\n\t"
+		"-o       Optional file name of the PCRE formatted binary\n\t"
+		"         file to be output. If not specified the default\n\t"
+		"         will be fc_file with the .bin suffix appended.\n\t"
+		"-p       Optional binary policy file that will be used to\n\t"
+		"         validate contexts defined in the fc_file.\n\t"
+		"-r       Omit precompiled regular expressions from the output.\n\t"
+		"         (PCRE2 only. Compiled PCRE2 regular expressions are\n\t"
+		"         not portable across architectures. Use this flag\n\t"
+		"         if you know that you build for an incompatible\n\t"
+		"         architecture to save space. When linked against\n\t"
+		"         PCRE1 this flag is ignored.)\n\t"
+		"-i       Print regular expression info end exit. That is, back\n\t"
+		"         end version and architecture identifier.\n\t"
+		"         Arch identifier format (PCRE2):\n\t"
+		"         <pointer width>-<size type width>-<endianness>, e.g.,\n\t"
+		"         \"8-8-el\" for x86_64.\n\t"
+		"fc_file  The text based file contexts file to be processed.\n",
+		prog);
+	exit(EXIT_FAILURE);
+}
+
+static int check_context(const char *ctx)
+{
+	return sepol_check_context(ctx) < 0 ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *out = NULL, *in;
+	char *def = NULL;
+	bool no_regex = false;
+	int c, r;
+
+	if (argc < 2)
+		usage(argv[0]);
+	while ((c = getopt(argc, argv, "o:p:ri")) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'p':
+			policy_file = optarg;
+			break;
+		case 'r':
+			no_regex = true;
+			break;
+		case 'i': {
+			char ver[64];
+
+			pcre2_config(PCRE2_CONFIG_VERSION, ver);
+			printf("%s (%zu-%zu-%s)\n", ver, sizeof(void *),
+			       sizeof(size_t),
+			       __BYTE_ORDER == __LITTLE_ENDIAN ? "el" : "eb");
+			return EXIT_SUCCESS;
+		}
+		default:
+			usage(argv[0]);
+		}
+	}
+	if (optind >= argc)
+		usage(argv[0]);
+	in = argv[optind];
+	if (policy_file) {
+		FILE *pf = fopen(policy_file, "re");
+
+		if (!pf) {
+			fprintf(stderr, "%s: failed to open %s: %s\n", argv[0],
+				policy_file, strerror(errno));
+			return EXIT_FAILURE;
+		}
+		if (sepol_set_policydb_from_file(pf) < 0) {
+			fprintf(stderr, "%s: failed to load policy from %s\n",
+				argv[0], policy_file);
+			fclose(pf);
+			return EXIT_FAILURE;
+		}
+		fclose(pf);
+	}
+	if (!out) {
+		if (asprintf(&def, "%s.bin", in) < 0)
+			return EXIT_FAILURE;
+		out = def;
+	}
+	r = lbl_fc_compile(in, out, no_regex,
+			   policy_file ? check_context : NULL);
+	if (r < 0) {
+		fprintf(stderr, "%s: failed to compile %s into %s: %s\n",
+			argv[0], in, out, strerror(-r));
+		free(def);
+		return EXIT_FAILURE;
+	}
+	free(def);
+	return EXIT_SUCCESS;
+}

@@ -1,0 +1,154 @@
+/* selabel_digest: print the SHA-1 digest of a backend's spec files. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <selinux/label.h>
+#include <selinux/selinux.h>
+
+static void usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s -b backend [-d] [-v] [-B] [-i] [-f file]\n\n"
+		"Where:\n\t"
+		"-b  The backend - \"file\", \"media\", \"x\", \"db\" or "
+		"\"prop\"\n\t"
+		"-v  Run \"cat <specfile_list> | openssl dgst -sha1 -hex\"\n\t"
+		"    on the list of specfiles to compare the SHA1 digests.\n\t"
+		"-B  Use base specfiles only (valid for \"-b file\" only).\n\t"
+		"-i  Do not request a digest.\n\t"
+		"-f  Optional file containing the specs (defaults to\n\t"
+		"    those used by loaded policy).\n\n",
+		prog);
+	exit(1);
+}
+
+/* "cat FILES | openssl dgst -sha1 -hex", its hex digest in out. */
+static int openssl_digest(char **files, size_t n, char *out, size_t size)
+{
+	size_t len = 64;
+	char *cmd, line[256], *eq;
+	FILE *p;
+
+	for (size_t i = 0; i < n; i++)
+		len += strlen(files[i]) + 3;
+	cmd = malloc(len);
+	if (!cmd)
+		return -1;
+	strcpy(cmd, "cat");
+	for (size_t i = 0; i < n; i++) {
+		strcat(cmd, " ");
+		strcat(cmd, files[i]);
+	}
+	strcat(cmd, " | openssl dgst -sha1 -hex");
+	p = popen(cmd, "r");
+	free(cmd);
+	if (!p)
+		return -1;
+	if (!fgets(line, sizeof(line), p)) {
+		pclose(p);
+		return -1;
+	}
+	pclose(p);
+	eq = strchr(line, '=');
+	if (!eq)
+		return -1;
+	eq++;
+	while (*eq == ' ')
+		eq++;
+	eq[strcspn(eq, "\n")] = '\0';
+	snprintf(out, size, "%s", eq);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int backend = -1, validate = 0, c;
+	unsigned char *digest = NULL;
+	size_t digest_len, nfiles;
+	char **files, hex[64] = "";
+	struct selinux_opt opts[3] = { { SELABEL_OPT_BASEONLY, NULL },
+				       { SELABEL_OPT_PATH, NULL },
+				       { SELABEL_OPT_DIGEST, (char *)1 } };
+	struct selabel_handle *h;
+
+	if (argc < 3)
+		usage(argv[0]);
+	while ((c = getopt(argc, argv, "ib:Bvf:")) != -1) {
+		switch (c) {
+		case 'b':
+			if (!strcmp(optarg, "file"))
+				backend = SELABEL_CTX_FILE;
+			else if (!strcmp(optarg, "media"))
+				backend = SELABEL_CTX_MEDIA;
+			else if (!strcmp(optarg, "x"))
+				backend = SELABEL_CTX_X;
+			else if (!strcmp(optarg, "db"))
+				backend = SELABEL_CTX_DB;
+			else if (!strcmp(optarg, "prop"))
+				backend = SELABEL_CTX_ANDROID_PROP;
+			else if (!strcmp(optarg, "service"))
+				backend = SELABEL_CTX_ANDROID_SERVICE;
+			else
+				usage(argv[0]);
+			break;
+		case 'B':
+			opts[0].value = (char *)1;
+			break;
+		case 'v':
+			validate = 1;
+			break;
+		case 'i':
+			opts[2].value = NULL;
+			break;
+		case 'f':
+			opts[1].value = optarg;
+			break;
+		default:
+			usage(argv[0]);
+		}
+	}
+	if (backend < 0)
+		usage(argv[0]);
+	h = selabel_open(backend, opts, 3);
+	if (!h) {
+		fprintf(stderr,
+			"ERROR: selabel_open - Could not obtain handle:  %s\n",
+			strerror(errno));
+		return -1;
+	}
+	if (selabel_digest(h, &digest, &digest_len, &files, &nfiles) < 0) {
+		if (errno == EINVAL)
+			fprintf(stderr, "No digest available.\n");
+		else
+			fprintf(stderr, "selabel_digest ERROR: %s\n",
+				strerror(errno));
+		selabel_close(h);
+		return -1;
+	}
+	for (size_t i = 0; i < digest_len && 2 * i + 2 < sizeof(hex); i++)
+		sprintf(hex + 2 * i, "%02x", digest[i]);
+	printf("SHA1 digest: %s\n", hex);
+	printf("calculated using the following specfile(s):\n");
+	for (size_t i = 0; i < nfiles; i++)
+		printf("%s\n", files[i]);
+	if (validate) {
+		char other[128];
+
+		if (openssl_digest(files, nfiles, other, sizeof(other)) < 0) {
+			fprintf(stderr, "Could not run openssl\n");
+			selabel_close(h);
+			return -1;
+		}
+		if (!strcmp(other, hex))
+			printf("Passed validation - digest: %s\n", other);
+		else
+			printf("Failed validation:\n\tselabel_digest: %s\n\t"
+			       "SHA1 digest:    %s\n",
+			       hex, other);
+	}
+	selabel_close(h);
+	return 0;
+}

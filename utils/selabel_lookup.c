@@ -1,0 +1,117 @@
+/* selabel_lookup: look one key up in a labelling backend. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <selinux/label.h>
+#include <selinux/selinux.h>
+
+static void usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s -b backend [-v] [-r] -k key [-t type] [-f file]\n\n"
+		"Where:\n\t"
+		"-b  The backend - \"file\", \"media\", \"x\", \"db\" or "
+		"\"prop\"\n\t"
+		"-v  Validate entries against loaded policy.\n\t"
+		"-r  Use \"raw\" function.\n\t"
+		"-k  Lookup key - Depends on backend.\n\t"
+		"-t  Lookup type - Optional as depends on backend.\n\t"
+		"-f  Optional file containing the specs (defaults to\n\t"
+		"    those used by loaded policy).\n\n"
+		"Examples:\n\t"
+		"%s -v -b file -k /run -t 0\n\t"
+		"   lookup with validation against the loaded policy, the\n\t"
+		"   \"file\" backend for path \"/run\" with mode = 0\n\t"
+		"%s -r -b x -t 4 -k X11:ButtonPress\n\t"
+		"   lookup_raw the \"X\" backend for type SELABEL_X_EVENT\n\t"
+		"   using key \"X11:ButtonPress\"\n\n",
+		prog, prog, prog);
+	exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	int raw = 0, type = 0, backend = SELABEL_CTX_FILE, c, rc;
+	const char *file = NULL, *key = NULL;
+	struct selinux_opt opts[2] = { { SELABEL_OPT_VALIDATE, NULL },
+				       { SELABEL_OPT_PATH, NULL } };
+	struct selabel_handle *h;
+	char *con = NULL;
+
+	if (argc < 3)
+		usage(argv[0]);
+	while ((c = getopt(argc, argv, "b:f:vrk:t:")) != -1) {
+		switch (c) {
+		case 'b':
+			if (!strcmp(optarg, "file")) {
+				backend = SELABEL_CTX_FILE;
+			} else if (!strcmp(optarg, "media")) {
+				backend = SELABEL_CTX_MEDIA;
+			} else if (!strcmp(optarg, "x")) {
+				backend = SELABEL_CTX_X;
+			} else if (!strcmp(optarg, "db")) {
+				backend = SELABEL_CTX_DB;
+			} else if (!strcmp(optarg, "prop")) {
+				backend = SELABEL_CTX_ANDROID_PROP;
+			} else if (!strcmp(optarg, "service")) {
+				backend = SELABEL_CTX_ANDROID_SERVICE;
+			} else {
+				fprintf(stderr, "Unknown backend: %s\n", optarg);
+				usage(argv[0]);
+			}
+			break;
+		case 'f':
+			file = optarg;
+			break;
+		case 'v':
+			opts[0].value = (char *)1;
+			break;
+		case 'r':
+			raw = 1;
+			break;
+		case 'k':
+			key = optarg;
+			break;
+		case 't':
+			type = atoi(optarg);
+			break;
+		default:
+			usage(argv[0]);
+		}
+	}
+	opts[1].value = file;
+	h = selabel_open(backend, opts, 2);
+	if (!h) {
+		fprintf(stderr,
+			"ERROR: selabel_open - Could not obtain handle:  %s\n",
+			strerror(errno));
+		return -1;
+	}
+	errno = 0;
+	rc = raw ? selabel_lookup_raw(h, &con, key, type) :
+		   selabel_lookup(h, &con, key, type);
+	selabel_close(h);
+	if (rc) {
+		switch (errno) {
+		case ENOENT:
+			fprintf(stderr, "ERROR: selabel_lookup failed to find a "
+					"valid context.\n");
+			break;
+		case EINVAL:
+			fprintf(stderr, "ERROR: selabel_lookup failed to "
+					"validate context, or key / type are "
+					"invalid.\n");
+			break;
+		default:
+			fprintf(stderr, "selabel_lookup ERROR: %s\n",
+				strerror(errno));
+		}
+		return -1;
+	}
+	printf("Default context: %s\n", con);
+	freecon(con);
+	return 0;
+}

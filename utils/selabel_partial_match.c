@@ -1,0 +1,70 @@
+/* selabel_partial_match: can a spec match this path or one below it? */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <selinux/label.h>
+#include <selinux/selinux.h>
+
+static void usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage:  %s [-v] -p <path> [-f file]\n\n"
+		"Where:\n\t"
+		"-v  Validate file_contxts entries against loaded policy.\n\t"
+		"-p  Path to check if a match or partial match is possible\n\t"
+		"    against a regex entry in the file_contexts file.\n\t"
+		"-f  Optional file_contexts file (defaults to current policy).\n\n"
+		"Example:\n\t"
+		"%s -p /sys/devices/system/cpu/online\n\t"
+		"   Check if a match or partial match is possible against\n\t"
+		"   the path \"/sys/devices/system/cpu/online\", returning\n\t"
+		"   TRUE or FALSE.\n\n",
+		prog, prog);
+	exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	int c;
+	bool r;
+	const char *path = NULL, *file = NULL;
+	struct selinux_opt opts[2] = { { SELABEL_OPT_VALIDATE, NULL },
+				       { SELABEL_OPT_PATH, NULL } };
+	struct selabel_handle *h;
+
+	if (argc < 2)
+		usage(argv[0]);
+	while ((c = getopt(argc, argv, "f:vp:")) != -1) {
+		switch (c) {
+		case 'v':
+			opts[0].value = (char *)1;
+			break;
+		case 'p':
+			path = optarg;
+			break;
+		case 'f':
+			file = optarg;
+			break;
+		default:
+			usage(argv[0]);
+		}
+	}
+	if (!path)
+		usage(argv[0]);
+	opts[1].value = file;
+	h = selabel_open(SELABEL_CTX_FILE, opts, 2);
+	if (!h) {
+		fprintf(stderr,
+			"ERROR: selabel_open - Could not obtain handle:  %s\n",
+			strerror(errno));
+		return -1;
+	}
+	r = selabel_partial_match(h, path);
+	printf("Match or Partial match: %s\n", r ? "TRUE" : "FALSE");
+	selabel_close(h);
+	/* Debian's exits 1 for TRUE and 0 for FALSE. */
+	return r;
+}
