@@ -75,7 +75,7 @@ int main(int argc, char **argv)
 	int header = 1, verify = 0, notrans = 0, quiet = 0, error = 0, c;
 	int inited = 0;
 	mode_t file_mode = 0;
-	const char *file = NULL, *prefix = NULL;
+	const char *file = NULL;
 
 	if (argc < 2)
 		usage(argv[0]);
@@ -109,7 +109,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'p':
-			prefix = optarg;
+			/* Deprecated; Debian's 3.4 warns and ignores it. */
 			fprintf(stderr,
 				"Warning: using %s -p is deprecated\n",
 				argv[0]);
@@ -124,8 +124,8 @@ int main(int argc, char **argv)
 			usage(argv[0]);
 		}
 	}
-	if (file || prefix) {
-		if (matchpathcon_init_prefix(file, prefix) < 0)
+	if (file) {
+		if (matchpathcon_init_prefix(file, NULL) < 0)
 			open_failed();
 		inited = 1;
 	}

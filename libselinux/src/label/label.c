@@ -134,6 +134,13 @@ _public_ struct selabel_handle *selabel_open(unsigned int backend,
 	struct selabel_handle *h;
 	int r;
 
+	/* The Android backends exist in the ABI but are not built, as in
+	 * Debian's library. */
+	if (backend == SELABEL_CTX_ANDROID_PROP ||
+	    backend == SELABEL_CTX_ANDROID_SERVICE) {
+		errno = ENOTSUP;
+		return NULL;
+	}
 	if (backend > SELABEL_CTX_DB) {
 		errno = EINVAL;
 		return NULL;

@@ -37,32 +37,16 @@ static int add_file_name(struct fc_data *d, const char *path)
 	return d->nfiles++;
 }
 
-/*
- * Read path, or path.bin when that exists and is at least as new (in
- * whole seconds, the reference's rule: the compiled file wins a tie).
- * A missing file is -ENOENT.
- */
-static int process_file(struct selabel_handle *h, struct fc_data *d,
-			const char *path, const char *prefix)
+/* Load one file (text, or compiled if it starts with the magic). */
+static int load_one(struct selabel_handle *h, struct fc_data *d,
+		    const char *use, const char *prefix)
 {
-	_cleanup_free_ char *bin = NULL;
 	_cleanup_close_ int fd = -1;
-	struct stat st_text, st_bin, st;
-	void *map;
-	bool have_text, have_bin;
-	const char *use;
+	struct stat st;
 	size_t len;
+	void *map;
 	int r;
 
-	if (asprintf(&bin, "%s.bin", path) < 0)
-		return -ENOMEM;
-	have_text = stat(path, &st_text) == 0;
-	have_bin = stat(bin, &st_bin) == 0;
-	if (!have_text && !have_bin)
-		return -ENOENT;
-	use = have_bin && (!have_text || st_bin.st_mtime >= st_text.st_mtime) ?
-		      bin :
-		      path;
 	/* Mapped, not read: the specs' strings are copied out anyway, and
 	 * a 7 MB .bin is mostly serialized regexes we skip. */
 	fd = open(use, O_RDONLY | O_CLOEXEC);
@@ -73,12 +57,12 @@ static int process_file(struct selabel_handle *h, struct fc_data *d,
 	if (!S_ISREG(st.st_mode))
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	len = st.st_size;
-	map = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0) : NULL;
+	map = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd,
+			 0) :
+		    NULL;
 	if (map == MAP_FAILED)
 		return -errno;
-	r = h->digest ? lbl_digest_add(h->digest, use, map, len) : 0;
-	if (r >= 0)
-		r = add_file_name(d, use);
+	r = add_file_name(d, use);
 	if (r >= 0) {
 		struct fc_load l = {
 			.h = h, .d = d, .prefix = prefix, .path = use, .file = r,
@@ -92,8 +76,53 @@ static int process_file(struct selabel_handle *h, struct fc_data *d,
 		else
 			r = fc_parse_text(&l, map ? map : "", len);
 	}
+	if (r >= 0 && h->digest)
+		r = lbl_digest_add(h->digest, use, map, len);
 	if (map)
 		munmap(map, len);
+	return r;
+}
+
+/*
+ * Read path, or path.bin when that exists and is at least as new (in
+ * whole seconds, the reference's rule: the compiled file wins a tie).
+ * If the chosen file fails to load, the other is tried, as the reference
+ * does (with one file, it is tried twice, so its messages come twice,
+ * as the reference's do).  A missing file is -ENOENT.
+ */
+static int process_file(struct selabel_handle *h, struct fc_data *d,
+			const char *path, const char *prefix)
+{
+	_cleanup_free_ char *bin = NULL;
+	struct stat st_text, st_bin;
+	bool have_text, have_bin, bin_first;
+	const char *order[2];
+	int r = -ENOENT;
+
+	if (asprintf(&bin, "%s.bin", path) < 0)
+		return -ENOMEM;
+	have_text = stat(path, &st_text) == 0;
+	have_bin = stat(bin, &st_bin) == 0;
+	if (!have_text && !have_bin)
+		return -ENOENT;
+	bin_first = have_bin &&
+		    (!have_text || st_bin.st_mtime >= st_text.st_mtime);
+	order[0] = bin_first ? bin : path;
+	order[1] = have_text && have_bin ? (bin_first ? path : bin) :
+					   order[0];
+	for (int i = 0; i < 2; i++) {
+		uint32_t nspec = d->nspec, nfiles = d->nfiles;
+
+		r = load_one(h, d, order[i], prefix);
+		if (r >= 0 || r == -ENOMEM)
+			return r;
+		/* Forget what the failed attempt added. */
+		for (uint32_t j = nspec; j < d->nspec; j++)
+			fc_spec_free(&d->spec[j]);
+		d->nspec = nspec;
+		while (d->nfiles > nfiles)
+			free(d->files[--d->nfiles]);
+	}
 	return r;
 }
 
