@@ -121,7 +121,12 @@ struct fc_load {
 	const char *prefix; /* SELABEL_OPT_SUBSET */
 	const char *path;
 	uint32_t file;
+	bool bin; /* a compiled file: see FC_STOP */
 };
+/* fc_add_spec's answer for a .bin spec whose context the validator
+ * rejects: the reference then stops reading the file, keeps the specs
+ * read so far and reports success. */
+#define FC_STOP 1
 int fc_parse_text(struct fc_load *l, const char *buf, size_t len);
 /* Append a spec (copying regex and ctx); applies SUBSET and VALIDATE. */
 int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,

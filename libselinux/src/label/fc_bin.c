@@ -119,6 +119,8 @@ int fc_parse_bin(struct fc_load *l, const uint8_t *buf, size_t len)
 		e = fc_add_spec(l, regex, rlen, mode, ctx, clen, i + 1);
 		if (e < 0)
 			return e;
+		if (e == FC_STOP)
+			return 0;
 	}
 	if (r.p != r.end) {
 		e = -EINVAL;

@@ -73,6 +73,15 @@ int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 			if (!con)
 				return -ENOMEM;
 			r = lbl_validate(&con, l->path, lineno);
+			if (r < 0 && l->bin) {
+				/* Debian 12's reader of compiled files gives
+				 * up on the rest of the file but reports
+				 * success: the specs before stay. */
+				core_log(SELINUX_ERROR,
+					 "%s: context %s is invalid\n",
+					 l->path, con);
+				return FC_STOP;
+			}
 			if (r < 0) {
 				core_log(SELINUX_WARNING,
 					 "%s: line %u has invalid context %s\n",

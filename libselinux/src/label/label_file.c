@@ -71,8 +71,10 @@ static int load_one(struct selabel_handle *h, struct fc_data *d,
 
 		if (len >= 4)
 			memcpy(&magic, map, 4);
-		if (magic == FC_BIN_MAGIC)
+		if (magic == FC_BIN_MAGIC) {
+			l.bin = true;
 			r = fc_parse_bin(&l, map, len);
+		}
 		else
 			r = fc_parse_text(&l, map ? map : "", len);
 	}
@@ -154,40 +156,79 @@ static int cmp_regex(const void *a, const void *b, void *u)
 	return c ? c : (i > j) - (i < j);
 }
 
-/* With VALIDATE, two specs of the same regex and overlapping file types
- * make the open fail, as the reference's do. */
-static int check_dups(struct fc_data *d, const char *path)
+static int cmp_pair(const void *a, const void *b)
 {
-	_cleanup_free_ uint32_t *ix = malloc((d->nspec + 1) * sizeof(*ix));
-	int r = 0;
+	const uint32_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return (x[0] > y[0]) - (x[0] < y[0]);
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/*
+ * With VALIDATE, two specs of the same regex (as written) and
+ * overlapping file types (equal, or either without one) make the open
+ * fail with EINVAL, whether their contexts differ or not.  As Debian
+ * 12's library does, only the specs of the base file (here: of every
+ * PATH) are checked, in file order, before file_contexts.homedirs and
+ * .local are read: a duplicate within those or between them and the
+ * base file is accepted (refpolicy's homedirs repeats /root/\.k5login
+ * of the base file with another user), the later spec winning.
+ * Specs [0, n) are the base file's, not yet sorted.  One message per
+ * pair (i, j), i < j, in the order of i then j.
+ */
+static int check_dups(struct fc_data *d, uint32_t n, const char *path)
+{
+	_cleanup_free_ uint32_t *ix = malloc((n + 1) * sizeof(*ix));
+	_cleanup_free_ uint32_t *pairs = NULL;
+	size_t npairs = 0, apairs = 0;
 
 	if (!ix)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < d->nspec; i++)
+	for (uint32_t i = 0; i < n; i++)
 		ix[i] = i;
-	qsort_r(ix, d->nspec, sizeof(*ix), cmp_regex, d);
-	for (uint32_t a = 0; a < d->nspec; a++) {
+	qsort_r(ix, n, sizeof(*ix), cmp_regex, d);
+	for (uint32_t a = 0; a < n; a++) {
 		struct fc_spec *s1 = &d->spec[ix[a]];
 
-		for (uint32_t b = a + 1; b < d->nspec; b++) {
+		for (uint32_t b = a + 1; b < n; b++) {
 			struct fc_spec *s2 = &d->spec[ix[b]];
 
 			if (strcmp(s1->regex, s2->regex))
 				break;
 			if (s1->mode && s2->mode && s1->mode != s2->mode)
 				continue;
-			r = -EINVAL;
-			if (strcmp(s1->ctx, s2->ctx))
-				core_log(SELINUX_ERROR,
-					 "%s: Multiple different specifications for %s  (%s and %s).\n",
-					 path, s1->regex, s2->ctx, s1->ctx);
-			else
-				core_log(SELINUX_ERROR,
-					 "%s: Multiple same specifications for %s.\n",
-					 path, s1->regex);
+			if (npairs == apairs) {
+				size_t na = apairs ? apairs * 2 : 16;
+				uint32_t *np = realloc(pairs, na * 2 * 4);
+
+				if (!np)
+					return -ENOMEM;
+				pairs = np;
+				apairs = na;
+			}
+			pairs[2 * npairs] = ix[a];
+			pairs[2 * npairs + 1] = ix[b];
+			npairs++;
 		}
 	}
-	return r;
+	if (!npairs)
+		return 0;
+	qsort(pairs, npairs, 2 * sizeof(*pairs), cmp_pair);
+	for (size_t k = 0; k < npairs; k++) {
+		struct fc_spec *s1 = &d->spec[pairs[2 * k]];
+		struct fc_spec *s2 = &d->spec[pairs[2 * k + 1]];
+
+		if (strcmp(s1->ctx, s2->ctx))
+			core_log(SELINUX_ERROR,
+				 "%s: Multiple different specifications for %s  (%s and %s).\n",
+				 path, s1->regex, s2->ctx, s1->ctx);
+		else
+			core_log(SELINUX_ERROR,
+				 "%s: Multiple same specifications for %s.\n",
+				 path, s1->regex);
+	}
+	return -EINVAL;
 }
 
 int lbl_file_open(struct selabel_handle *h, const struct selinux_opt *opts,
@@ -247,6 +288,8 @@ int lbl_file_open(struct selabel_handle *h, const struct selinux_opt *opts,
 	}
 	if (!any && (r = process_file(h, d, first, prefix)) < 0)
 		return r;
+	if (h->validating && (r = check_dups(d, d->nspec, first)) < 0)
+		return r;
 	if (!baseonly) {
 		static const char *const sfx[] = { "homedirs", "local" };
 
@@ -261,10 +304,5 @@ int lbl_file_open(struct selabel_handle *h, const struct selinux_opt *opts,
 				return r;
 		}
 	}
-	r = sort_specs(d);
-	if (r < 0)
-		return r;
-	if (h->validating && (r = check_dups(d, first)) < 0)
-		return r;
-	return 0;
+	return sort_specs(d);
 }

@@ -4,13 +4,22 @@
  * Debian's libselinux.so.1 and on ours (LD_LIBRARY_PATH) and compared by
  * differential.py.
  *
- *   fcprobe [-B backend] [-p PATH]... [-b] [-v] [-s SUBSET] [-d] OP < input
+ *   fcprobe [-B backend] [-p PATH]... [-b] [-v] [-s SUBSET] [-d] [-a] [-L]
+ *           OP < input
+ *
+ * -a: a SELINUX_CB_VALIDATE callback accepting every context but those
+ * of type invalid_t; -L: print
+ * the log messages (on stdout, in order with the answers).
  *
  * input: NUL-terminated records "MODE KEY" (MODE octal) for OP lookup,
  * lookupt (translated), partial, hash; "MODE KEY\tALIAS..." for best.
  * OP digest prints selabel_digest() and reads nothing.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* strerrorname_np */
+#endif
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +32,30 @@ static int quiet_log(int type, const char *fmt, ...)
 {
 	(void)type;
 	(void)fmt;
+	return 0;
+}
+
+/* -L: the log messages on stdout, so that they are compared too. */
+static int print_log(int type, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("log %d: ", type);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+/* -a: every context valid but those of type invalid_t, as on a host
+ * whose policy has them (this host may have no SELinux at all, where the
+ * kernel's check fails). */
+static int accept_all(char **ctx)
+{
+	if (strstr(*ctx, ":invalid_t:")) {
+		errno = EINVAL;
+		return -1;
+	}
 	return 0;
 }
 
@@ -45,7 +78,7 @@ int main(int argc, char **argv)
 
 	union selinux_callback cb = { .func_log = quiet_log };
 	selinux_set_callback(SELINUX_CB_LOG, cb);
-	while ((c = getopt(argc, argv, "B:p:bvs:d")) != -1 && n < 30) {
+	while ((c = getopt(argc, argv, "B:p:bvs:daL")) != -1 && n < 30) {
 		switch (c) {
 		case 'B':
 			backend = atoi(optarg);
@@ -64,6 +97,14 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			opts[n++] = (struct selinux_opt){ SELABEL_OPT_DIGEST, "1" };
+			break;
+		case 'a':
+			cb.func_validate = accept_all;
+			selinux_set_callback(SELINUX_CB_VALIDATE, cb);
+			break;
+		case 'L':
+			cb.func_log = print_log;
+			selinux_set_callback(SELINUX_CB_LOG, cb);
 			break;
 		default:
 			return 2;
