@@ -150,8 +150,7 @@ int main(int argc, char **argv)
 			r = op[6] ? selabel_lookup(h, &con, key, mode) :
 				    selabel_lookup_raw(h, &con, key, mode);
 			if (r < 0) {
-				printf("ERR %s\n", errno == ENOENT ? "ENOENT" :
-						   "other");
+				printf("ERR %s\n", strerrorname_np(errno));
 			} else {
 				printf("OK %s\n", con);
 				freecon(con);
@@ -181,8 +180,7 @@ int main(int argc, char **argv)
 			r = selabel_lookup_best_match_raw(h, &con, key,
 							  na ? al : NULL, mode);
 			if (r < 0) {
-				printf("ERR %s\n", errno == ENOENT ? "ENOENT" :
-						   "other");
+				printf("ERR %s\n", strerrorname_np(errno));
 			} else {
 				printf("OK %s\n", con);
 				freecon(con);
