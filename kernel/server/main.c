@@ -1,0 +1,169 @@
+/*
+ * selinuxfsd: a security server that serves a binary SELinux policy as a
+ * selinuxfs, through FUSE, on kernels without SELinux.
+ *
+ *   selinuxfsd [-f] [-v] [-e 0|1] POLICY MOUNTPOINT
+ *   selinuxfsd [-f] [-v] [-e 0|1] -n MOUNTPOINT      (no policy loaded yet)
+ *
+ *   -f   stay in the foreground (otherwise detach once mounted)
+ *   -v   log each policy load, enforcing change and libsepol's messages
+ *   -e   start enforcing (1) or permissive (0, the default)
+ *   -n   start with no policy: a "load" (selinux_mkload_policy) loads one
+ *
+ * It mounts with fsname=selinuxfs,subtype=selinuxfs (mountinfo shows
+ * "fuse.selinuxfs", which libselinux finds), allow_other and
+ * default_permissions; it must run as root.  SIGTERM, SIGINT and SIGHUP
+ * unmount and exit 0.  Exit status: 1 bad usage or policy, 2 FUSE missing
+ * or unusable, 3 cannot mount.
+ */
+#define FUSE_USE_VERSION 34
+#include <errno.h>
+#include <fcntl.h>
+#include <fuse_lowlevel.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "secsrv.h"
+
+int srv_verbose;
+
+void srv_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!srv_verbose)
+		return;
+	va_start(ap, fmt);
+	fputs("selinuxfsd: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: selinuxfsd [-f] [-v] [-e 0|1] POLICY MOUNTPOINT\n"
+		   "       selinuxfsd [-f] [-v] [-e 0|1] -n MOUNTPOINT\n");
+}
+
+static int read_file(const char *path, char **data, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	size_t n = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	*data = malloc((size_t)st.st_size + 1);
+	if (!*data) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (n < (size_t)st.st_size) {
+		ssize_t r = read(fd, *data + n, (size_t)st.st_size - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	*len = n;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int foreground = 0, enforcing = 0, nopolicy = 0, c, r;
+	const char *policy = NULL, *mnt;
+	char *data = NULL;
+	size_t len = 0;
+	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
+
+	while ((c = getopt(argc, argv, "fve:nh")) != -1) {
+		switch (c) {
+		case 'f':
+			foreground = 1;
+			break;
+		case 'v':
+			srv_verbose = 1;
+			break;
+		case 'e':
+			if (strcmp(optarg, "0") && strcmp(optarg, "1")) {
+				usage(stderr);
+				return 1;
+			}
+			enforcing = optarg[0] == '1';
+			break;
+		case 'n':
+			nopolicy = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	if (argc - optind != (nopolicy ? 1 : 2)) {
+		usage(stderr);
+		return 1;
+	}
+	if (!nopolicy)
+		policy = argv[optind++];
+	mnt = argv[optind];
+
+	if (access("/dev/fuse", R_OK | W_OK) != 0) {
+		fprintf(stderr,
+			"selinuxfsd: /dev/fuse is not usable (%s): FUSE is "
+			"missing (modprobe fuse; apt-get install fuse3)\n",
+			strerror(errno));
+		return 2;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "selinuxfsd: must run as root (a selinuxfs "
+				"is found only when root mounted it)\n");
+		return 3;
+	}
+	if (policy) {
+		r = read_file(policy, &data, &len);
+		if (r < 0) {
+			fprintf(stderr, "selinuxfsd: %s: %s\n", policy,
+				strerror(-r));
+			return 1;
+		}
+	}
+	r = sfs_start(data, len, enforcing);
+	free(data);
+	if (r < 0) {
+		fprintf(stderr, "selinuxfsd: %s: not a valid binary policy\n",
+			policy);
+		return 1;
+	}
+
+	if (fuse_opt_add_arg(&args, argv[0]) ||
+	    fuse_opt_add_arg(&args, "-o") ||
+	    fuse_opt_add_arg(&args, "fsname=selinuxfs,subtype=selinuxfs,"
+				    "allow_other,default_permissions") ||
+	    (srv_verbose && 0)) {
+		fprintf(stderr, "selinuxfsd: out of memory\n");
+		return 1;
+	}
+	r = srv_fuse_run(&args, mnt, foreground);
+	fuse_opt_free_args(&args);
+	if (r == 2)
+		fprintf(stderr, "selinuxfsd: cannot start a FUSE session\n");
+	else if (r == 3)
+		fprintf(stderr, "selinuxfsd: cannot mount on %s\n", mnt);
+	return r;
+}

@@ -1,0 +1,592 @@
+/*
+ * policy.c: the loaded policy and the decisions made from it.
+ *
+ * libsepol holds the policy (policydb) and the SID table; its services
+ * (sepol_compute_av, sepol_transition_sid, ...) decide.  Where the kernel's
+ * security server behaves differently from libsepol's services, this file
+ * does what the kernel does (named type transitions, the permissive flag,
+ * unknown classes, the user-SID filter), so that the answers are the
+ * kernel's.
+ *
+ * A granted sepol_compute_av costs 20-35 us (it builds the text that would
+ * explain a constraint denial), so decisions are kept in a direct-mapped
+ * cache keyed by (ssid, tsid, tclass), emptied on every policy load and
+ * boolean commit.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sepol/debug.h>
+#include <sepol/handle.h>
+#include <sepol/policydb/conditional.h>
+#include <sepol/policydb/context.h>
+#include <sepol/policydb/ebitmap.h>
+#include <sepol/policydb/hashtab.h>
+#include <sepol/policydb/policydb.h>
+#include <sepol/policydb/services.h>
+#include <sepol/policydb/sidtab.h>
+
+#include "secsrv.h"
+
+/* libsepol functions of the static archive its headers do not declare. */
+extern int policydb_context_isvalid(const policydb_t *p,
+				    const context_struct_t *c);
+
+static sepol_handle_t *handle;
+static policydb_t *pdb;
+static sidtab_t *sids;
+static uint32_t seqno;
+static int *pending; /* pending boolean values, by index */
+
+#define CACHE_SLOTS 65536u /* a power of two */
+struct cache_slot {
+	uint32_t ssid, tsid;
+	uint16_t tclass;
+	bool used;
+	struct srv_avd avd;
+};
+static struct cache_slot *cache;
+static uint32_t cache_used;
+static struct srv_cache_stats stats;
+
+static void cache_flush(void)
+{
+	if (cache) {
+		memset(cache, 0, CACHE_SLOTS * sizeof(*cache));
+		stats.frees += cache_used;
+	}
+	cache_used = 0;
+}
+
+static struct cache_slot *cache_slot(uint32_t ssid, uint32_t tsid,
+				     uint16_t tclass)
+{
+	uint64_t h = ((uint64_t)ssid * 0x9e3779b97f4a7c15ull) ^
+		     ((uint64_t)tsid * 0xc2b2ae3d27d4eb4full) ^ tclass;
+
+	h ^= h >> 29;
+	return &cache[h & (CACHE_SLOTS - 1)];
+}
+
+/* libsepol's messages go to our log, only when verbose. */
+static void sepol_msg(void *arg, sepol_handle_t *h, const char *fmt, ...)
+{
+	(void)arg;
+	(void)h;
+	(void)fmt;
+}
+
+static void policy_free(policydb_t *p, sidtab_t *s)
+{
+	if (s) {
+		sepol_sidtab_destroy(s);
+		free(s);
+	}
+	if (p) {
+		policydb_destroy(p);
+		free(p);
+	}
+}
+
+int pol_load(const void *data, size_t len)
+{
+	policydb_t *np;
+	sidtab_t *ns;
+	int *np_pending;
+	int r;
+
+	if (!handle) {
+		handle = sepol_handle_create();
+		if (!handle)
+			return -ENOMEM;
+		if (!srv_verbose)
+			sepol_msg_set_callback(handle, sepol_msg, NULL);
+	}
+	if (!cache) {
+		cache = calloc(CACHE_SLOTS, sizeof(*cache));
+		if (!cache)
+			return -ENOMEM;
+	}
+	np = calloc(1, sizeof(*np));
+	ns = calloc(1, sizeof(*ns));
+	if (!np || !ns) {
+		free(np);
+		free(ns);
+		return -ENOMEM;
+	}
+	if (policydb_init(np)) {
+		free(np);
+		free(ns);
+		return -ENOMEM;
+	}
+	/* policydb_from_image wants a writable buffer it does not keep. */
+	void *copy = malloc(len ? len : 1);
+	if (!copy) {
+		policy_free(np, NULL);
+		free(ns);
+		return -ENOMEM;
+	}
+	memcpy(copy, data, len);
+	r = policydb_from_image(handle, copy, len, np);
+	free(copy);
+	if (r || np->policy_type != POLICY_KERN) {
+		srv_log("policy: not a binary kernel policy (%zu bytes)", len);
+		policy_free(np, NULL);
+		free(ns);
+		return -EINVAL;
+	}
+	if (sepol_sidtab_init(ns)) {
+		policy_free(np, NULL);
+		free(ns);
+		return -ENOMEM;
+	}
+	if (policydb_load_isids(np, ns)) {
+		srv_log("policy: bad initial SID contexts");
+		policy_free(np, ns);
+		return -EINVAL;
+	}
+	np_pending = calloc(np->p_bools.nprim + 1, sizeof(int));
+	if (!np_pending) {
+		policy_free(np, ns);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < np->p_bools.nprim; i++)
+		np_pending[i] = np->bool_val_to_struct[i]->state;
+
+	policy_free(pdb, sids);
+	free(pending);
+	pdb = np;
+	sids = ns;
+	pending = np_pending;
+	sepol_set_policydb(pdb);
+	sepol_set_sidtab(sids);
+	cache_flush();
+	seqno++;
+	srv_log("policy: loaded, %u classes, %u types, %u booleans, mls %d",
+		pdb->p_classes.nprim, pdb->p_types.nprim, pdb->p_bools.nprim,
+		pdb->mls);
+	return 0;
+}
+
+bool pol_loaded(void)
+{
+	return pdb != NULL;
+}
+
+int pol_image(void **data, size_t *len)
+{
+	if (!pdb)
+		return -EINVAL;
+	if (policydb_to_image(handle, pdb, data, len))
+		return -ENOMEM;
+	return 0;
+}
+
+uint32_t pol_seqno(void)
+{
+	return seqno;
+}
+
+uint32_t pol_mls(void)
+{
+	return pdb && pdb->mls ? 1 : 0;
+}
+
+uint32_t pol_deny_unknown(void)
+{
+	return pdb && pdb->handle_unknown != ALLOW_UNKNOWN ? 1 : 0;
+}
+
+uint32_t pol_reject_unknown(void)
+{
+	return pdb && pdb->handle_unknown == REJECT_UNKNOWN ? 1 : 0;
+}
+
+int pol_context_to_sid(const char *con, size_t len, uint32_t *sid)
+{
+	char *s;
+	sepol_security_id_t out;
+	int r;
+
+	if (!pdb)
+		return -EINVAL;
+	/* The kernel takes len bytes and stops at a NUL among them. */
+	s = strndup(con, len);
+	if (!s)
+		return -ENOMEM;
+	if (!*s) {
+		free(s);
+		return -EINVAL;
+	}
+	r = sepol_context_to_sid(s, strlen(s), &out);
+	free(s);
+	if (r < 0)
+		return -EINVAL;
+	*sid = out;
+	return 0;
+}
+
+int pol_sid_to_context(uint32_t sid, char **con, size_t *len)
+{
+	sepol_security_context_t s = NULL;
+	size_t n = 0;
+
+	if (!pdb)
+		return -EINVAL;
+	if (sepol_sid_to_context(sid, &s, &n) < 0 || !s)
+		return -EINVAL;
+	/* libsepol's length may or may not count the NUL: ours does. */
+	*len = strlen(s) + 1;
+	*con = s;
+	return 0;
+}
+
+static void avd_init(struct srv_avd *avd)
+{
+	avd->allowed = 0;
+	avd->decided = 0xffffffff;
+	avd->auditallow = 0;
+	avd->auditdeny = 0xffffffff;
+	avd->seqno = seqno;
+	avd->flags = 0;
+}
+
+int pol_compute_av(uint32_t ssid, uint32_t tsid, uint16_t tclass,
+		   struct srv_avd *avd)
+{
+	struct cache_slot *slot;
+	context_struct_t *scon;
+	struct sepol_av_decision sd;
+
+	if (!pdb)
+		return -EINVAL;
+	stats.lookups++;
+	slot = cache_slot(ssid, tsid, tclass);
+	if (slot->used && slot->ssid == ssid && slot->tsid == tsid &&
+	    slot->tclass == tclass) {
+		stats.hits++;
+		*avd = slot->avd;
+		return 0;
+	}
+	stats.misses++;
+
+	avd_init(avd);
+	scon = sepol_sidtab_search(sids, ssid);
+	if (!scon || !sepol_sidtab_search(sids, tsid))
+		return -EINVAL;
+	if (ebitmap_get_bit(&pdb->permissive_map, scon->type))
+		avd->flags |= SRV_AVD_FLAGS_PERMISSIVE;
+	if (tclass == 0) {
+		/* The kernel allows everything of class 0 when the policy
+		 * allows unknown classes, and nothing otherwise. */
+		if (pdb->handle_unknown == ALLOW_UNKNOWN)
+			avd->allowed = 0xffffffff;
+	} else if (tclass <= pdb->p_classes.nprim) {
+		memset(&sd, 0, sizeof(sd));
+		if (sepol_compute_av(ssid, tsid, tclass, 0, &sd) < 0)
+			return -EINVAL;
+		avd->allowed = sd.allowed;
+		avd->auditallow = sd.auditallow;
+		avd->auditdeny = sd.auditdeny;
+	}
+	/* A class beyond the policy's: nothing allowed (the kernel warns). */
+
+	if (slot->used)
+		stats.reclaims++;
+	else {
+		stats.allocations++;
+		cache_used++;
+	}
+	slot->used = true;
+	slot->ssid = ssid;
+	slot->tsid = tsid;
+	slot->tclass = tclass;
+	slot->avd = *avd;
+	return 0;
+}
+
+/* The kernel's filename transition: (ttype, tclass, name) -> otype when
+ * the source type is one of the rule's. */
+static uint32_t filename_type(uint32_t stype, uint32_t ttype, uint16_t tclass,
+			      const char *name)
+{
+	filename_trans_key_t key;
+	filename_trans_datum_t *d;
+
+	if (!pdb->filename_trans)
+		return 0;
+	key.ttype = ttype;
+	key.tclass = tclass;
+	key.name = (char *)name;
+	d = hashtab_search(pdb->filename_trans, (hashtab_key_t)&key);
+	for (; d; d = d->next)
+		if (ebitmap_get_bit(&d->stypes, stype - 1))
+			return d->otype;
+	return 0;
+}
+
+int pol_compute_sid(uint32_t ssid, uint32_t tsid, uint16_t tclass,
+		    enum srv_sid_kind kind, const char *name, uint32_t *out)
+{
+	sepol_security_id_t n;
+	context_struct_t *scon, *ncon, c;
+	uint32_t otype;
+	int r;
+
+	if (!pdb)
+		return -EINVAL;
+	scon = sepol_sidtab_search(sids, ssid);
+	if (!scon || !sepol_sidtab_search(sids, tsid))
+		return -EINVAL;
+	if (tclass == 0 || tclass > pdb->p_classes.nprim)
+		return -EINVAL;
+	switch (kind) {
+	case SRV_TRANSITION:
+		r = sepol_transition_sid(ssid, tsid, tclass, &n);
+		break;
+	case SRV_MEMBER:
+		r = sepol_member_sid(ssid, tsid, tclass, &n);
+		break;
+	default:
+		r = sepol_change_sid(ssid, tsid, tclass, &n);
+		break;
+	}
+	if (r < 0)
+		return r == -ENOMEM ? -ENOMEM : -EACCES;
+	if (kind == SRV_TRANSITION && name) {
+		context_struct_t *tcon = sepol_sidtab_search(sids, tsid);
+
+		otype = filename_type(scon->type, tcon->type, tclass, name);
+		ncon = sepol_sidtab_search(sids, n);
+		if (otype && ncon && ncon->type != otype) {
+			context_init(&c);
+			if (context_cpy(&c, ncon))
+				return -ENOMEM;
+			c.type = otype;
+			if (!policydb_context_isvalid(pdb, &c)) {
+				context_destroy(&c);
+				return -EACCES;
+			}
+			r = sepol_sidtab_context_to_sid(sids, &c, &n);
+			context_destroy(&c);
+			if (r)
+				return -ENOMEM;
+		}
+	}
+	*out = n;
+	return 0;
+}
+
+int pol_user_sids(uint32_t fromsid, const char *user, uint32_t **out,
+		  uint32_t *nout)
+{
+	sepol_security_id_t *all = NULL;
+	uint32_t nall = 0, n = 0;
+	uint32_t *res;
+	struct srv_avd avd;
+	class_datum_t *proc;
+	perm_datum_t *trans;
+	uint32_t transbit = 0, pclass = 0;
+
+	if (!pdb)
+		return -EINVAL;
+	if (!sepol_sidtab_search(sids, fromsid))
+		return -EINVAL;
+	if (sepol_get_user_sids(fromsid, (char *)user, &all, &nall) < 0)
+		return -EINVAL;
+	/* The kernel keeps only the contexts fromsid may transition to. */
+	proc = hashtab_search(pdb->p_classes.table, (hashtab_key_t) "process");
+	if (proc) {
+		pclass = proc->s.value;
+		trans = hashtab_search(proc->permissions.table,
+				       (hashtab_key_t) "transition");
+		if (!trans && proc->comdatum)
+			trans = hashtab_search(proc->comdatum->permissions.table,
+					       (hashtab_key_t) "transition");
+		if (trans)
+			transbit = 1u << (trans->s.value - 1);
+	}
+	res = malloc((nall ? nall : 1) * sizeof(*res));
+	if (!res) {
+		free(all);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < nall; i++) {
+		if (!pclass || !transbit)
+			continue;
+		if (pol_compute_av(fromsid, all[i], (uint16_t)pclass, &avd))
+			continue;
+		if (avd.allowed & transbit)
+			res[n++] = all[i];
+	}
+	free(all);
+	*out = res;
+	*nout = n;
+	return 0;
+}
+
+int pol_validatetrans(uint32_t oldsid, uint32_t newsid, uint32_t tasksid,
+		      uint16_t tclass)
+{
+	char *reason = NULL;
+	int r;
+
+	if (!pdb)
+		return -EINVAL;
+	if (!sepol_sidtab_search(sids, oldsid) ||
+	    !sepol_sidtab_search(sids, newsid) ||
+	    !sepol_sidtab_search(sids, tasksid))
+		return -EINVAL;
+	if (tclass == 0 || tclass > pdb->p_classes.nprim)
+		return -EINVAL;
+	r = sepol_validate_transition_reason_buffer(oldsid, newsid, tasksid,
+						    tclass, &reason, 0);
+	free(reason);
+	if (r == -EPERM || r == -EACCES)
+		return -EPERM;
+	return r < 0 ? -EINVAL : 0;
+}
+
+uint32_t pol_nbools(void)
+{
+	return pdb ? pdb->p_bools.nprim : 0;
+}
+
+const char *pol_bool_name(uint32_t i)
+{
+	return i < pol_nbools() ? pdb->p_bool_val_to_name[i] : NULL;
+}
+
+int pol_bool_find(const char *name)
+{
+	for (uint32_t i = 0; i < pol_nbools(); i++)
+		if (!strcmp(pdb->p_bool_val_to_name[i], name))
+			return (int)i;
+	return -ENOENT;
+}
+
+void pol_bool_get(uint32_t i, int *active, int *pend)
+{
+	*active = pdb->bool_val_to_struct[i]->state ? 1 : 0;
+	*pend = pending[i] ? 1 : 0;
+}
+
+void pol_bool_set_pending(uint32_t i, int value)
+{
+	pending[i] = value ? 1 : 0;
+}
+
+int pol_bools_commit(void)
+{
+	if (!pdb)
+		return -EINVAL;
+	for (uint32_t i = 0; i < pdb->p_bools.nprim; i++)
+		pdb->bool_val_to_struct[i]->state = pending[i];
+	if (evaluate_conds(pdb))
+		return -ENOMEM;
+	cache_flush();
+	seqno++;
+	return 0;
+}
+
+uint32_t pol_nclasses(void)
+{
+	return pdb ? pdb->p_classes.nprim : 0;
+}
+
+const char *pol_class_name(uint32_t c)
+{
+	if (c == 0 || c > pol_nclasses())
+		return NULL;
+	return pdb->p_class_val_to_name[c - 1];
+}
+
+/* The datum of permission p of class c (its own or its common's). */
+struct perm_find {
+	uint32_t value;
+	const char *name;
+};
+
+static int perm_find_fn(hashtab_key_t k, hashtab_datum_t d, void *arg)
+{
+	struct perm_find *f = arg;
+	perm_datum_t *perm = d;
+
+	if (perm->s.value == f->value) {
+		f->name = (const char *)k;
+		return 1;
+	}
+	return 0;
+}
+
+uint32_t pol_nperms(uint32_t c)
+{
+	class_datum_t *cl;
+
+	if (c == 0 || c > pol_nclasses())
+		return 0;
+	cl = pdb->class_val_to_struct[c - 1];
+	return cl->permissions.nprim;
+}
+
+const char *pol_perm_name(uint32_t c, uint32_t p)
+{
+	class_datum_t *cl;
+	struct perm_find f = { p, NULL };
+
+	if (c == 0 || c > pol_nclasses() || p == 0)
+		return NULL;
+	cl = pdb->class_val_to_struct[c - 1];
+	if (cl->comdatum)
+		hashtab_map(cl->comdatum->permissions.table, perm_find_fn, &f);
+	if (!f.name)
+		hashtab_map(cl->permissions.table, perm_find_fn, &f);
+	return f.name;
+}
+
+/* The names Debian 12's kernel (6.1) gives the initial SIDs it uses. */
+static const char *const initsid_names[SRV_NINITSIDS] = {
+	[1] = "kernel",	 [2] = "security", [3] = "unlabeled",
+	[5] = "file",	 [8] = "any_socket", [9] = "port",
+	[10] = "netif",	 [11] = "netmsg",   [12] = "node",
+	[27] = "devnull",
+};
+
+const char *pol_initsid_name(uint32_t sid)
+{
+	return sid < SRV_NINITSIDS ? initsid_names[sid] : NULL;
+}
+
+/* The policy capabilities Debian 12's kernel knows, in its order. */
+static const char *const polcap_names[] = {
+	"network_peer_controls", "open_perms",
+	"extended_socket_class", "always_check_network",
+	"cgroup_seclabel",	 "nnp_nosuid_transition",
+	"genfs_seclabel_symlinks", "ioctl_skip_cloexec",
+};
+
+uint32_t pol_npolcaps(void)
+{
+	return sizeof(polcap_names) / sizeof(polcap_names[0]);
+}
+
+const char *pol_polcap_name(uint32_t i)
+{
+	return i < pol_npolcaps() ? polcap_names[i] : NULL;
+}
+
+bool pol_polcap(uint32_t i)
+{
+	return pdb && ebitmap_get_bit(&pdb->policycaps, i);
+}
+
+void pol_cache_stats(struct srv_cache_stats *st)
+{
+	*st = stats;
+}
+
+uint32_t pol_cache_entries(void)
+{
+	return cache_used;
+}
