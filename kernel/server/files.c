@@ -141,6 +141,11 @@ static bool dyn_current(uint64_t ino)
 	return ((ino >> 40) & 0xffff) == (generation & 0xffff);
 }
 
+bool srv_enforcing(void)
+{
+	return enforcing != 0;
+}
+
 static void status_sync(void)
 {
 	status_update(enforcing, pol_seqno(), pol_deny_unknown());
@@ -756,14 +761,15 @@ static int tx_access(const char *req, char **ans, size_t *anslen)
 {
 	const char *p = req;
 	uint32_t s, t;
-	unsigned long long cls, want;
+	unsigned long long cls;
 	struct srv_avd avd;
 	int r;
 
 	if ((r = two_sids(&p, &s, &t)) < 0)
 		return r;
-	if (!(p = scan_num(p, 10, false, &cls)) ||
-	    !(p = scan_num(p, 16, false, &want)))
+	/* Debian 12's kernel reads "%s %s %hu": the requested permissions
+	 * that follow, if any, are ignored. */
+	if (!(p = scan_num(p, 10, false, &cls)))
 		return -EINVAL;
 	if ((r = pol_compute_av(s, t, (uint16_t)cls, &avd)) < 0)
 		return r;

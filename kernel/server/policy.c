@@ -19,6 +19,7 @@
 
 #include <sepol/debug.h>
 #include <sepol/handle.h>
+#include <sepol/policydb/avtab.h>
 #include <sepol/policydb/conditional.h>
 #include <sepol/policydb/context.h>
 #include <sepol/policydb/ebitmap.h>
@@ -130,8 +131,15 @@ int pol_load(const void *data, size_t len)
 	memcpy(copy, data, len);
 	r = policydb_from_image(handle, copy, len, np);
 	free(copy);
-	if (r || np->policy_type != POLICY_KERN) {
-		srv_log("policy: not a binary kernel policy (%zu bytes)", len);
+	if (r) {
+		/* policydb_from_image destroyed what it had read. */
+		srv_log("policy: not a binary policy (%zu bytes)", len);
+		free(np);
+		free(ns);
+		return -EINVAL;
+	}
+	if (np->policy_type != POLICY_KERN) {
+		srv_log("policy: not a kernel policy");
 		policy_free(np, NULL);
 		free(ns);
 		return -EINVAL;
@@ -326,101 +334,287 @@ static uint32_t filename_type(uint32_t stype, uint32_t ttype, uint16_t tclass,
 	return 0;
 }
 
+/* The socket classes of the kernel's security_is_socket_class() (6.1):
+ * for them a new object takes the creating process's role, type and
+ * range, as for the process class. */
+static const char *const socket_classes[] = {
+	"socket", "tcp_socket", "udp_socket", "rawip_socket",
+	"netlink_socket", "packet_socket", "key_socket", "unix_stream_socket",
+	"unix_dgram_socket", "netlink_route_socket", "netlink_tcpdiag_socket",
+	"netlink_nflog_socket", "netlink_xfrm_socket",
+	"netlink_selinux_socket", "netlink_iscsi_socket",
+	"netlink_audit_socket", "netlink_fib_lookup_socket",
+	"netlink_connector_socket", "netlink_netfilter_socket",
+	"netlink_dnrt_socket", "netlink_kobject_uevent_socket",
+	"netlink_generic_socket", "netlink_scsitransport_socket",
+	"netlink_rdma_socket", "netlink_crypto_socket", "appletalk_socket",
+	"dccp_socket", "sctp_socket", "icmp_socket", "ax25_socket",
+	"ipx_socket", "netrom_socket", "atmpvc_socket", "x25_socket",
+	"rose_socket", "decnet_socket", "atmsvc_socket", "rds_socket",
+	"irda_socket", "pppox_socket", "llc_socket", "can_socket",
+	"tipc_socket", "bluetooth_socket", "iucv_socket", "rxrpc_socket",
+	"isdn_socket", "phonet_socket", "ieee802154_socket", "caif_socket",
+	"alg_socket", "nfc_socket", "vsock_socket", "kcm_socket",
+	"qipcrtr_socket", "smc_socket", "xdp_socket", "mctp_socket",
+};
+
+static bool is_socket_class(uint16_t tclass)
+{
+	const char *name = pol_class_name(tclass);
+
+	if (!name)
+		return false;
+	for (size_t i = 0; i < sizeof(socket_classes) / sizeof(*socket_classes);
+	     i++)
+		if (!strcmp(name, socket_classes[i]))
+			return true;
+	return false;
+}
+
+static uint32_t process_class(void)
+{
+	class_datum_t *c = hashtab_search(pdb->p_classes.table,
+					  (hashtab_key_t) "process");
+
+	return c ? c->s.value : 0;
+}
+
+/* The kernel's mls_compute_sid(). */
+static int mls_new_range(const context_struct_t *s, const context_struct_t *t,
+			 uint16_t tclass, uint32_t specified, bool proclike,
+			 context_struct_t *n)
+{
+	char def = 0;
+
+	if (!pdb->mls)
+		return 0;
+	if (specified == AVTAB_TRANSITION) {
+		range_trans_t key = { s->type, t->type, tclass };
+		mls_range_t *r = hashtab_search(pdb->range_tr,
+						(hashtab_key_t)&key);
+
+		if (r)
+			return mls_range_cpy(&n->range, r);
+		def = pdb->class_val_to_struct[tclass - 1]->default_range;
+		switch (def) {
+		case DEFAULT_SOURCE_LOW:
+			return mls_context_cpy_low(n, s);
+		case DEFAULT_SOURCE_HIGH:
+			return mls_context_cpy_high(n, s);
+		case DEFAULT_SOURCE_LOW_HIGH:
+			return mls_context_cpy(n, s);
+		case DEFAULT_TARGET_LOW:
+			return mls_context_cpy_low(n, t);
+		case DEFAULT_TARGET_HIGH:
+			return mls_context_cpy_high(n, t);
+		case DEFAULT_TARGET_LOW_HIGH:
+			return mls_context_cpy(n, t);
+		case DEFAULT_GLBLUB:
+			return mls_context_glblub(n, s, t);
+		}
+	}
+	if (specified != AVTAB_MEMBER && proclike)
+		return mls_context_cpy(n, s);
+	return mls_context_cpy_low(n, s);
+}
+
+/*
+ * The kernel's security_compute_sid() for a request from userspace: the
+ * defaults (class default_* rules, the process and socket classes take
+ * the source's role and type, other objects object_r and the target's
+ * type), the type rule (unconditional, else an enabled conditional one),
+ * the named type transition, the role transition, the MLS range; then
+ * the validity check (invalid: EACCES when enforcing, kept otherwise).
+ */
 int pol_compute_sid(uint32_t ssid, uint32_t tsid, uint16_t tclass,
 		    enum srv_sid_kind kind, const char *name, uint32_t *out)
 {
-	sepol_security_id_t n;
-	context_struct_t *scon, *ncon, c;
-	uint32_t otype;
+	context_struct_t *s, *t, n;
+	class_datum_t *cl;
+	avtab_key_t key;
+	avtab_ptr_t node;
+	uint32_t specified, otype;
+	sepol_security_id_t sid;
+	bool proclike;
 	int r;
 
 	if (!pdb)
 		return -EINVAL;
-	scon = sepol_sidtab_search(sids, ssid);
-	if (!scon || !sepol_sidtab_search(sids, tsid))
+	s = sepol_sidtab_search(sids, ssid);
+	t = sepol_sidtab_search(sids, tsid);
+	if (!s || !t)
 		return -EINVAL;
 	if (tclass == 0 || tclass > pdb->p_classes.nprim)
 		return -EINVAL;
-	switch (kind) {
-	case SRV_TRANSITION:
-		r = sepol_transition_sid(ssid, tsid, tclass, &n);
-		break;
-	case SRV_MEMBER:
-		r = sepol_member_sid(ssid, tsid, tclass, &n);
-		break;
-	default:
-		r = sepol_change_sid(ssid, tsid, tclass, &n);
-		break;
-	}
-	if (r < 0)
-		return r == -ENOMEM ? -ENOMEM : -EACCES;
-	if (kind == SRV_TRANSITION && name) {
-		context_struct_t *tcon = sepol_sidtab_search(sids, tsid);
+	cl = pdb->class_val_to_struct[tclass - 1];
+	specified = kind == SRV_TRANSITION ? AVTAB_TRANSITION :
+		    kind == SRV_MEMBER	   ? AVTAB_MEMBER :
+					     AVTAB_CHANGE;
+	proclike = tclass == process_class() || is_socket_class(tclass);
 
-		otype = filename_type(scon->type, tcon->type, tclass, name);
-		ncon = sepol_sidtab_search(sids, n);
-		if (otype && ncon && ncon->type != otype) {
-			context_init(&c);
-			if (context_cpy(&c, ncon))
-				return -ENOMEM;
-			c.type = otype;
-			if (!policydb_context_isvalid(pdb, &c)) {
-				context_destroy(&c);
-				return -EACCES;
-			}
-			r = sepol_sidtab_context_to_sid(sids, &c, &n);
-			context_destroy(&c);
-			if (r)
-				return -ENOMEM;
-		}
+	context_init(&n);
+	if (specified == AVTAB_MEMBER)
+		n.user = cl->default_user == DEFAULT_SOURCE ? s->user : t->user;
+	else
+		n.user = cl->default_user == DEFAULT_TARGET ? t->user : s->user;
+
+	if (cl->default_role == DEFAULT_SOURCE)
+		n.role = s->role;
+	else if (cl->default_role == DEFAULT_TARGET)
+		n.role = t->role;
+	else
+		n.role = proclike ? s->role : OBJECT_R_VAL;
+
+	if (cl->default_type == DEFAULT_SOURCE)
+		n.type = s->type;
+	else if (cl->default_type == DEFAULT_TARGET)
+		n.type = t->type;
+	else
+		n.type = proclike ? s->type : t->type;
+
+	key.source_type = (uint16_t)s->type;
+	key.target_type = (uint16_t)t->type;
+	key.target_class = tclass;
+	key.specified = (uint16_t)specified;
+	node = avtab_search_node(&pdb->te_avtab, &key);
+	if (!node) {
+		for (node = avtab_search_node(&pdb->te_cond_avtab, &key); node;
+		     node = avtab_search_node_next(node, (int)specified))
+			if (node->key.specified & AVTAB_ENABLED)
+				break;
 	}
-	*out = n;
+	if (node)
+		n.type = node->datum.data;
+
+	if (name && (otype = filename_type(s->type, t->type, tclass, name)))
+		n.type = otype;
+
+	if (specified == AVTAB_TRANSITION) {
+		for (role_trans_t *rt = pdb->role_tr; rt; rt = rt->next)
+			if (rt->role == s->role && rt->type == t->type &&
+			    rt->tclass == tclass) {
+				n.role = rt->new_role;
+				break;
+			}
+	}
+
+	if (mls_new_range(s, t, tclass, specified, proclike, &n) < 0) {
+		context_destroy(&n);
+		return -ENOMEM;
+	}
+	if (!policydb_context_isvalid(pdb, &n) && srv_enforcing()) {
+		context_destroy(&n);
+		return -EACCES;
+	}
+	r = sepol_sidtab_context_to_sid(sids, &n, &sid);
+	context_destroy(&n);
+	if (r)
+		return -ENOMEM;
+	*out = sid;
 	return 0;
 }
 
+/* The kernel's mls_setup_user_range(): the user's level as seen from
+ * fromcon; -EINVAL when none fits. */
+static int user_range(const context_struct_t *from, const user_datum_t *u,
+		      context_struct_t *n)
+{
+	const mls_level_t *fsen = &from->range.level[0];
+	const mls_level_t *fclr = &from->range.level[1];
+	const mls_level_t *ulow = &u->exp_range.level[0];
+	const mls_level_t *uclr = &u->exp_range.level[1];
+	const mls_level_t *udef = &u->exp_dfltlevel;
+	const mls_level_t *sen, *clr;
+
+	if (!pdb->mls)
+		return 0;
+	if (mls_level_between(udef, fsen, fclr))
+		sen = udef;
+	else if (mls_level_between(fsen, udef, uclr))
+		sen = fsen;
+	else if (mls_level_between(fclr, ulow, udef))
+		sen = ulow;
+	else
+		return -EINVAL;
+	if (mls_level_dom(uclr, fclr))
+		clr = fclr;
+	else if (mls_level_dom(fclr, uclr))
+		clr = uclr;
+	else
+		return -EINVAL;
+	if (mls_level_cpy(&n->range.level[0], sen) < 0 ||
+	    mls_level_cpy(&n->range.level[1], clr) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * The kernel's security_get_user_sids(): for each role of the user and
+ * each type of the role, the user's context as reachable from fromsid,
+ * kept when fromsid may transition to it.  (libsepol 3.4's
+ * sepol_get_user_sids crashes on a non-MLS policy.)
+ */
 int pol_user_sids(uint32_t fromsid, const char *user, uint32_t **out,
 		  uint32_t *nout)
 {
-	sepol_security_id_t *all = NULL;
-	uint32_t nall = 0, n = 0;
-	uint32_t *res;
+	context_struct_t *from, c;
+	user_datum_t *u;
+	ebitmap_node_t *rn, *tn;
+	unsigned int i, j;
+	uint32_t n = 0, cap = 16, *res, pclass = process_class();
+	uint32_t transbit = 0;
 	struct srv_avd avd;
-	class_datum_t *proc;
-	perm_datum_t *trans;
-	uint32_t transbit = 0, pclass = 0;
+	const char *pn;
 
 	if (!pdb)
 		return -EINVAL;
-	if (!sepol_sidtab_search(sids, fromsid))
+	from = sepol_sidtab_search(sids, fromsid);
+	u = hashtab_search(pdb->p_users.table, (hashtab_key_t)user);
+	if (!from || !u)
 		return -EINVAL;
-	if (sepol_get_user_sids(fromsid, (char *)user, &all, &nall) < 0)
-		return -EINVAL;
-	/* The kernel keeps only the contexts fromsid may transition to. */
-	proc = hashtab_search(pdb->p_classes.table, (hashtab_key_t) "process");
-	if (proc) {
-		pclass = proc->s.value;
-		trans = hashtab_search(proc->permissions.table,
-				       (hashtab_key_t) "transition");
-		if (!trans && proc->comdatum)
-			trans = hashtab_search(proc->comdatum->permissions.table,
-					       (hashtab_key_t) "transition");
-		if (trans)
-			transbit = 1u << (trans->s.value - 1);
-	}
-	res = malloc((nall ? nall : 1) * sizeof(*res));
-	if (!res) {
-		free(all);
+	for (uint32_t p = 1; pclass && p <= 32; p++)
+		if ((pn = pol_perm_name(pclass, p)) && !strcmp(pn, "transition"))
+			transbit = 1u << (p - 1);
+	res = malloc(cap * sizeof(*res));
+	if (!res)
 		return -ENOMEM;
+	ebitmap_for_each_positive_bit(&u->roles.roles, rn, i) {
+		role_datum_t *role = pdb->role_val_to_struct[i];
+
+		ebitmap_for_each_positive_bit(&role->types.types, tn, j) {
+			sepol_security_id_t sid;
+
+			context_init(&c);
+			c.user = u->s.value;
+			c.role = i + 1;
+			c.type = j + 1;
+			if (user_range(from, u, &c) < 0) {
+				context_destroy(&c);
+				continue;
+			}
+			if (sepol_sidtab_context_to_sid(sids, &c, &sid)) {
+				context_destroy(&c);
+				free(res);
+				return -ENOMEM;
+			}
+			context_destroy(&c);
+			if (!transbit ||
+			    pol_compute_av(fromsid, sid, (uint16_t)pclass, &avd) ||
+			    !(avd.allowed & transbit))
+				continue;
+			if (n == cap) {
+				uint32_t *r2 = realloc(res, 2 * cap * sizeof(*res));
+
+				if (!r2) {
+					free(res);
+					return -ENOMEM;
+				}
+				res = r2;
+				cap *= 2;
+			}
+			res[n++] = sid;
+		}
 	}
-	for (uint32_t i = 0; i < nall; i++) {
-		if (!pclass || !transbit)
-			continue;
-		if (pol_compute_av(fromsid, all[i], (uint16_t)pclass, &avd))
-			continue;
-		if (avd.allowed & transbit)
-			res[n++] = all[i];
-	}
-	free(all);
 	*out = res;
 	*nout = n;
 	return 0;

@@ -150,6 +150,9 @@ struct fuse_args;
 int srv_fuse_run(struct fuse_args *args, const char *mountpoint,
 		 int foreground);
 
+/* files.c: whether enforcing (invalid computed contexts are refused). */
+bool srv_enforcing(void);
+
 /* main.c */
 extern int srv_verbose;
 void srv_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

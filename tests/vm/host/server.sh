@@ -34,20 +34,35 @@ query=$VM_BUILD/tests/vm/sfsquery
 	"$gen" -n "${VM_SERVER_QUERIES:-60000}" "$VM_POLICY"
 } > "$VM_WORK/queries" || { echo "sfsgen $VM_POLICY failed"; exit 1; }
 
-# ---- kernel/'s server: fill in when it lands (issue 6).
+# ---- kernel/'s server (kernel/server/selinuxfsd).
 # find_server prints the daemon's path; start_server DAEMON POLICY MOUNT
 # mounts it on MOUNT serving POLICY (loaded once, so that the sequence
 # numbers match the guest's single load) and prints its pid;
-# stop_server PID MOUNT unmounts.  Until then the comparison is skipped.
+# stop_server PID MOUNT unmounts.
 find_server() {
-	return 1
+	[ -x "$VM_BUILD/kernel/server/selinuxfsd" ] || return 1
+	echo "$VM_BUILD/kernel/server/selinuxfsd"
 }
 start_server() {
+	"$1" -f "$2" "$3" > /dev/null 2> "$VM_WORK/server.log" &
+	spid=$!
+	for _ in $(seq 100); do
+		grep -q " $3 .* fuse.selinuxfs " /proc/self/mountinfo &&
+			{ echo $spid; return 0; }
+		kill -0 $spid 2>/dev/null || return 1
+		sleep 0.05
+	done
+	kill $spid 2>/dev/null
 	return 1
 }
 stop_server() {
 	kill "$1" 2>/dev/null
-	umount "$2" 2>/dev/null || fusermount3 -u "$2" 2>/dev/null
+	for _ in $(seq 100); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.05
+	done
+	grep -q " $2 .* fuse.selinuxfs " /proc/self/mountinfo &&
+		{ umount "$2" 2>/dev/null || fusermount3 -u "$2" 2>/dev/null; }
 	return 0
 }
 

@@ -1,0 +1,76 @@
+#!/bin/sh
+# with-server.sh [-e 0|1] POLICY CMD [ARGS...]
+#
+# Runs CMD with kernel/'s security server (selinuxfsd) mounted on a fresh
+# temporary directory and serving POLICY (a binary policy file, or "-n"
+# for none loaded).  CMD sees SELINUXFS_MNT (the mount point) and
+# SELINUXFSD (the daemon's path); the server is stopped and unmounted
+# afterwards, whatever CMD did.  Exit status: CMD's; 77 (a skip for meson)
+# when FUSE is not usable here; 99 when the server does not start.
+#
+# SELINUXFSD may be set to the daemon; otherwise it is looked for in the
+# build tree next to this script's (MESON_BUILD_ROOT or ../../build).
+set -u
+enf=0
+if [ "${1:-}" = -e ]; then
+	enf=$2
+	shift 2
+fi
+[ $# -ge 2 ] || { echo "usage: with-server.sh [-e 0|1] POLICY CMD..." >&2; exit 2; }
+policy=$1
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -z "${SELINUXFSD:-}" ]; then
+	for b in "${MESON_BUILD_ROOT:-}" "$here/../../build"; do
+		[ -n "$b" ] && [ -x "$b/kernel/server/selinuxfsd" ] &&
+			{ SELINUXFSD=$b/kernel/server/selinuxfsd; break; }
+	done
+fi
+[ -n "${SELINUXFSD:-}" ] || { echo "with-server.sh: selinuxfsd not built" >&2; exit 99; }
+if [ ! -c /dev/fuse ] || [ "$(id -u)" != 0 ]; then
+	echo "with-server.sh: FUSE needs /dev/fuse and root here; skipping" >&2
+	exit 77
+fi
+mnt=$(mktemp -d "${TMPDIR:-/tmp}/selinuxfs.XXXXXX")
+log=$mnt.log
+if [ "$policy" = -n ]; then
+	"$SELINUXFSD" -f -v -e "$enf" -n "$mnt" > /dev/null 2> "$log" &
+else
+	"$SELINUXFSD" -f -v -e "$enf" "$policy" "$mnt" > /dev/null 2> "$log" &
+fi
+pid=$!
+up=0
+for _ in $(seq 200); do
+	if grep -q " $mnt .* fuse.selinuxfs " /proc/self/mountinfo; then
+		up=1
+		break
+	fi
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.05
+done
+if [ $up = 0 ]; then
+	echo "with-server.sh: the server did not start:" >&2
+	cat "$log" >&2
+	kill $pid 2>/dev/null
+	rmdir "$mnt" 2>/dev/null
+	rm -f "$log"
+	exit 99
+fi
+export SELINUXFS_MNT="$mnt" SELINUXFSD
+"$@"
+rc=$?
+kill $pid 2>/dev/null
+for _ in $(seq 100); do
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.05
+done
+if grep -q " $mnt .* fuse.selinuxfs " /proc/self/mountinfo; then
+	umount "$mnt" 2>/dev/null || fusermount3 -u "$mnt" 2>/dev/null
+fi
+rmdir "$mnt" 2>/dev/null
+if [ $rc != 0 ] && [ -s "$log" ]; then
+	echo "--- selinuxfsd's log" >&2
+	tail -n 50 "$log" >&2
+fi
+rm -f "$log"
+exit $rc
