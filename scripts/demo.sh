@@ -42,3 +42,8 @@ show ours stat -c '%C %n' "$d/motd"
 show ours /usr/sbin/getfilecon "$d/shadow"
 echo "(the same commands on the system library print the same:)"
 show ls -Z "$d/motd" "$d/shadow"
+
+# The server part runs in a mount namespace of its own, so that the library
+# finds this demo's server and no other selinuxfs mounted on the machine.
+export B LIB U
+unshare -m --propagation private sh "$top/scripts/demo-server.sh"

@@ -11,6 +11,17 @@
 # SELINUXFSD may be set to the daemon; otherwise it is looked for in the
 # build tree next to this script's (MESON_BUILD_ROOT or ../../build).
 set -u
+# A mount namespace of our own: the library under test finds this server
+# (the first fuse.selinuxfs of mountinfo) and no other, even when tests run
+# in parallel.  The other selinuxfs mounts leave this namespace only.
+if [ -z "${WITH_SERVER_NS:-}" ] && command -v unshare > /dev/null &&
+	[ "$(id -u)" = 0 ]; then
+	WITH_SERVER_NS=1 exec unshare -m --propagation private "$0" "$@"
+fi
+if [ -n "${WITH_SERVER_NS:-}" ]; then
+	grep ' - fuse.selinuxfs ' /proc/self/mountinfo | cut -d' ' -f5 |
+		while read -r o; do umount -l "$o" 2>/dev/null || true; done
+fi
 enf=0
 if [ "${1:-}" = -e ]; then
 	enf=$2

@@ -1,0 +1,50 @@
+#!/bin/sh
+# The second half of scripts/demo.sh: kernel/'s security server on the
+# bundled policy, and the utilities working through it.  demo.sh runs it in
+# a private mount namespace (unshare -m) with B, LIB and U set.
+set -eu
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+show() { printf '$ %s\n' "$*"; "$@" || printf '(exit status %d)\n' "$?"; }
+ours() { env LD_LIBRARY_PATH="$LIB" "$@"; }
+
+step "kernel/'s security server: the bundled policy, served as a selinuxfs"
+# Other selinuxfs mounts of the machine leave this namespace (only).
+grep ' - fuse.selinuxfs ' /proc/self/mountinfo | cut -d' ' -f5 |
+	while read -r o; do umount -l "$o" 2>/dev/null || true; done
+S=$B/kernel/server/selinuxfsd
+P=$B/kernel/policy/bundled.33
+m=$(mktemp -d /tmp/selinuxfs-demo.XXXXXX)
+trap 'kill "$spid" 2>/dev/null; sleep 0.3; umount "$m" 2>/dev/null; rmdir "$m" 2>/dev/null' EXIT
+printf '$ %s\n' "selinuxfsd -f $P $m &"
+"$S" -f "$P" "$m" &
+spid=$!
+for _ in $(seq 100); do
+	grep -q " $m .* fuse.selinuxfs " /proc/self/mountinfo && break
+	sleep 0.05
+done
+show grep fuse.selinuxfs /proc/self/mountinfo
+echo "(our library finds it through /proc/self/mountinfo, as it finds a kernel's)"
+show "$U/selinuxenabled"
+show "$U/getenforce"
+show "$U/setenforce" 1
+show "$U/getenforce"
+show "$U/policyvers"
+have() { [ -x "$U/$1" ]; }
+sshd=system_u:system_r:sshd_t
+if have compute_av; then
+	show "$U/compute_av" $sshd system_u:object_r:shadow_t file
+	show "$U/compute_av" user_u:user_r:user_t system_u:object_r:shadow_t file
+fi
+have compute_create && show "$U/compute_create" $sshd system_u:object_r:tmp_t file
+have compute_user && show "$U/compute_user" $sshd staff_u
+if have getsebool; then
+	show "$U/getsebool" -a
+	have togglesebool && show "$U/togglesebool" allow_user_exec_tmp
+	show "$U/getsebool" allow_user_exec_tmp
+	have togglesebool && show "$U/togglesebool" allow_user_exec_tmp
+fi
+have getpolicyload && show "$U/getpolicyload"
+echo "(Debian's own utilities, on our library, see the same server:)"
+show ours /usr/sbin/getenforce
+show ours /usr/sbin/getsebool -a
+show cat "$m/avc/cache_stats"
