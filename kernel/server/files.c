@@ -581,13 +581,14 @@ static int do_validatetrans(const char *data, size_t len, uint64_t off)
 	req = request(data, len);
 	if (!req)
 		return -ENOMEM;
+	/* "%s %s %hu %s": old context, new context, class, task context */
 	p = scan_word(req, &o);
 	if (p)
 		p = scan_word(p, &n);
 	if (p)
-		p = scan_word(p, &t);
-	if (p)
 		p = scan_num(p, 10, false, &cls);
+	if (p)
+		p = scan_word(p, &t);
 	if (p && pol_context_to_sid(o, strlen(o), &os) == 0 &&
 	    pol_context_to_sid(n, strlen(n), &ns) == 0 &&
 	    pol_context_to_sid(t, strlen(t), &ts) == 0)

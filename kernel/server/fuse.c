@@ -154,6 +154,10 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fi->direct_io = 1;
 		fi->keep_cache = 0;
 	}
+	/* Only a load needs close(2) to reach us: spare the others a round
+	 * trip (a decision is open, write, read, release). */
+	if (!sfs_is_load(ino))
+		fi->noflush = 1;
 	if (fuse_reply_open(req, fi) == -ENOENT)
 		free(h); /* the opener was interrupted */
 }

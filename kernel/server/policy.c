@@ -356,6 +356,7 @@ static const char *const socket_classes[] = {
 	"isdn_socket", "phonet_socket", "ieee802154_socket", "caif_socket",
 	"alg_socket", "nfc_socket", "vsock_socket", "kcm_socket",
 	"qipcrtr_socket", "smc_socket", "xdp_socket", "mctp_socket",
+	"tun_socket",
 };
 
 static bool is_socket_class(uint16_t tclass)
@@ -637,9 +638,8 @@ int pol_validatetrans(uint32_t oldsid, uint32_t newsid, uint32_t tasksid,
 	r = sepol_validate_transition_reason_buffer(oldsid, newsid, tasksid,
 						    tclass, &reason, 0);
 	free(reason);
-	if (r == -EPERM || r == -EACCES)
-		return -EPERM;
-	return r < 0 ? -EINVAL : 0;
+	/* libsepol: 0 allowed, -1 a constraint denies */
+	return r == 0 ? 0 : -EPERM;
 }
 
 uint32_t pol_nbools(void)
