@@ -161,6 +161,7 @@ int main(int argc, char **argv)
 	}
 	r = srv_fuse_run(&args, mnt, foreground);
 	fuse_opt_free_args(&args);
+	pol_unload();
 	if (r == 2)
 		fprintf(stderr, "selinuxfsd: cannot start a FUSE session\n");
 	else if (r == 3)

@@ -144,11 +144,7 @@ int pol_load(const void *data, size_t len)
 		free(ns);
 		return -EINVAL;
 	}
-	if (sepol_sidtab_init(ns)) {
-		policy_free(np, NULL);
-		free(ns);
-		return -ENOMEM;
-	}
+	/* policydb_load_isids initialises the table itself. */
 	if (policydb_load_isids(np, ns)) {
 		srv_log("policy: bad initial SID contexts");
 		policy_free(np, ns);
@@ -175,6 +171,20 @@ int pol_load(const void *data, size_t len)
 		pdb->p_classes.nprim, pdb->p_types.nprim, pdb->p_bools.nprim,
 		pdb->mls);
 	return 0;
+}
+
+void pol_unload(void)
+{
+	policy_free(pdb, sids);
+	pdb = NULL;
+	sids = NULL;
+	free(pending);
+	pending = NULL;
+	free(cache);
+	cache = NULL;
+	if (handle)
+		sepol_handle_destroy(handle);
+	handle = NULL;
 }
 
 bool pol_loaded(void)

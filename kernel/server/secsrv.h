@@ -37,6 +37,8 @@ enum srv_sid_kind { SRV_TRANSITION, SRV_MEMBER, SRV_CHANGE };
 /* Load a binary policy image (replaces the loaded one); -EINVAL if bad. */
 int pol_load(const void *data, size_t len);
 bool pol_loaded(void);
+/* Free everything (at exit). */
+void pol_unload(void);
 /* The policy as the kernel's "policy" file gives it: a fresh image. */
 int pol_image(void **data, size_t *len);
 /* Bumped on each load and boolean commit (the AVC's seqno). */
