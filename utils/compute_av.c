@@ -1,0 +1,59 @@
+/* compute_av: the policy's access decision for a pair and a class. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <selinux/selinux.h>
+
+int main(int argc, char **argv)
+{
+	struct av_decision avd;
+	security_class_t tclass;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage:  %s scontext tcontext tclass\n",
+			argv[0]);
+		return 1;
+	}
+	if (security_check_context(argv[1]) < 0) {
+		fprintf(stderr, "%s:  invalid source context '%s'\n", argv[0],
+			argv[1]);
+		return 4;
+	}
+	if (security_check_context(argv[2]) < 0) {
+		fprintf(stderr, "%s:  invalid target context '%s'\n", argv[0],
+			argv[2]);
+		return 5;
+	}
+	tclass = string_to_security_class(argv[3]);
+	if (!tclass) {
+		fprintf(stderr, "%s:  invalid class '%s'\n", argv[0], argv[3]);
+		return 2;
+	}
+	if (security_compute_av(argv[1], argv[2], tclass, 1, &avd) < 0) {
+		fprintf(stderr, "%s:  security_compute_av failed:  %s\n",
+			argv[0], strerror(errno));
+		return 3;
+	}
+	/* The established tool's layout, "auditdeny" without '=' included. */
+	printf("allowed=");
+	print_access_vector(tclass, avd.allowed);
+	printf("\n");
+	if (avd.decided != ~0U) {
+		printf("decided=");
+		print_access_vector(tclass, avd.decided);
+		printf("\n");
+	}
+	if (avd.auditallow) {
+		printf("auditallow=");
+		print_access_vector(tclass, avd.auditallow);
+		printf("\n");
+	}
+	if (avd.auditdeny != ~0U) {
+		printf("auditdeny");
+		print_access_vector(tclass, avd.auditdeny);
+		printf("\n");
+	}
+	return 0;
+}

@@ -1,0 +1,42 @@
+/* compute_relabel: security_compute_relabel for a pair and a class. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <selinux/selinux.h>
+
+int main(int argc, char **argv)
+{
+	security_class_t tclass;
+	char *con = NULL;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage:  %s scontext tcontext tclass\n",
+			argv[0]);
+		return 1;
+	}
+	if (security_check_context(argv[1]) < 0) {
+		fprintf(stderr, "%s:  invalid source context '%s'\n", argv[0],
+			argv[1]);
+		return 4;
+	}
+	if (security_check_context(argv[2]) < 0) {
+		fprintf(stderr, "%s:  invalid target context '%s'\n", argv[0],
+			argv[2]);
+		return 5;
+	}
+	tclass = string_to_security_class(argv[3]);
+	if (!tclass) {
+		fprintf(stderr, "%s:  invalid class '%s'\n", argv[0], argv[3]);
+		return 2;
+	}
+	if (security_compute_relabel(argv[1], argv[2], tclass, &con) < 0) {
+		fprintf(stderr, "%s:  security_compute_relabel failed:  %s\n",
+			argv[0], strerror(errno));
+		return 3;
+	}
+	puts(con);
+	freecon(con);
+	return 0;
+}
