@@ -128,6 +128,8 @@ struct fc_load {
  * read so far and reports success. */
 #define FC_STOP 1
 int fc_parse_text(struct fc_load *l, const char *buf, size_t len);
+/* Room for more specs in d->spec; 0 or -errno. */
+int fc_reserve(struct fc_data *d, size_t more);
 /* Append a spec (copying regex and ctx); applies SUBSET and VALIDATE. */
 int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 		uint32_t mode, const char *ctx, size_t clen, uint32_t lineno);

@@ -96,6 +96,8 @@ int fc_parse_bin(struct fc_load *l, const uint8_t *buf, size_t len)
 		e = -EINVAL;
 		goto bad;
 	}
+	if (fc_reserve(l->d, nspecs) < 0)
+		return -ENOMEM;
 	for (uint32_t i = 0; i < nspecs; i++) {
 		const char *ctx, *regex;
 		size_t clen, rlen;

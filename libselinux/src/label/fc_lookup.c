@@ -3,6 +3,18 @@
 
 #include "fc.h"
 
+/* Is there a "//" in key?  (memmem's setup costs more than this on a
+ * path's length.) */
+static bool has_double_slash(const char *key, size_t len)
+{
+	const char *p = key, *end = key + len;
+
+	while ((p = memchr(p, '/', end - p)) && ++p < end)
+		if (*p == '/')
+			return true;
+	return false;
+}
+
 int fc_key(struct fc_data *d, const char *key, char *buf, size_t size,
 	   char **out, size_t *outlen)
 {
@@ -14,7 +26,7 @@ int fc_key(struct fc_data *d, const char *key, char *buf, size_t size,
 	*out = NULL;
 	if (!len)
 		return -EINVAL;
-	if ((len > 1 && key[len - 1] == '/') || memmem(key, len, "//", 2)) {
+	if ((len > 1 && key[len - 1] == '/') || has_double_slash(key, len)) {
 		char *n = len < size ? buf : malloc(len + 1);
 
 		if (!n)

@@ -20,6 +20,23 @@ static size_t stem_of(const char *re, size_t len)
 	return slash - re;
 }
 
+int fc_reserve(struct fc_data *d, size_t more)
+{
+	size_t want = (size_t)d->nspec + more;
+	struct fc_spec *ns;
+
+	if (want <= d->aspec)
+		return 0;
+	if (want >= UINT32_MAX)
+		return -EOVERFLOW;
+	ns = realloc(d->spec, want * sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	d->spec = ns;
+	d->aspec = want;
+	return 0;
+}
+
 int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 		uint32_t mode, const char *ctx, size_t clen, uint32_t lineno)
 {
@@ -137,6 +154,14 @@ int fc_parse_text(struct fc_load *l, const char *buf, size_t len)
 	const char *p = buf, *end = buf + len;
 	bool has_nul = memchr(buf, '\0', len) != NULL;
 	uint32_t lineno = 0;
+	size_t lines = 1;
+
+	/* One array of the right size up front: growing it by doubling
+	 * costs a copy and fresh pages (page faults) at every step. */
+	for (const char *q = buf; (q = memchr(q, '\n', end - q)); q++)
+		lines++;
+	if (fc_reserve(l->d, lines) < 0)
+		return -ENOMEM;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);

@@ -132,18 +132,26 @@ static int process_file(struct selabel_handle *h, struct fc_data *d,
  * the order read; later specs win. */
 static int sort_specs(struct fc_data *d)
 {
-	struct fc_spec *v = malloc((d->nspec + 1) * sizeof(*v));
-	uint32_t o = 0;
+	uint32_t nlit = 0, o = 0, k = 0;
+	struct fc_spec *lit;
 
-	if (!v)
+	/* In place: the literal specs (the fewer) go aside, the regex ones
+	 * move down, the literal ones follow. */
+	for (uint32_t i = 0; i < d->nspec; i++)
+		nlit += !d->spec[i].meta;
+	if (!nlit || nlit == d->nspec)
+		return 0;
+	lit = malloc(nlit * sizeof(*lit));
+	if (!lit)
 		return -ENOMEM;
-	for (int pass = 1; pass >= 0; pass--)
-		for (uint32_t i = 0; i < d->nspec; i++)
-			if (d->spec[i].meta == pass)
-				v[o++] = d->spec[i];
-	free(d->spec);
-	d->spec = v;
-	d->aspec = d->nspec + 1;
+	for (uint32_t i = 0; i < d->nspec; i++) {
+		if (d->spec[i].meta)
+			d->spec[o++] = d->spec[i];
+		else
+			lit[k++] = d->spec[i];
+	}
+	memcpy(d->spec + o, lit, nlit * sizeof(*lit));
+	free(lit);
 	return 0;
 }
 
