@@ -6,16 +6,14 @@
 #include "internal.h"
 
 /*
- * "validatetrans" is write-only: the kernel parses
- * "oldcon newcon taskcon tclass" and fails the write with EPERM when the
- * policy's (mls)validatetrans constraints refuse the change, EINVAL for
- * a context or class it does not know.  Ours sends scon as the old
- * context, newcon as the new one and tcon as the task's.
- *
- * Deviation, on purpose: Debian's 3.4 writes "scon tcon tclass newcon",
- * which no kernel parses (its fourth field is not a number), so there it
- * fails with EINVAL whatever the policy says.  Like that library, a
- * request that does not fit in a page is EINVAL without a write.
+ * "validatetrans" is write-only: the kernel parses "%s %s %hu %s", the
+ * old context, the new context, the class and the task's context, and
+ * fails the write with EPERM when the policy's (mls)validatetrans
+ * constraints refuse the change, EINVAL for a context or class it does
+ * not know.  The arguments go in that order: scon the old context, tcon
+ * the new one, newcon the task's (the established library's names, its
+ * bytes; checked against a real kernel in tests/vm).  Like that library,
+ * a request that does not fit in a page is EINVAL without a write.
  */
 static int validatetrans_raw(const char *scon, const char *tcon,
 			     security_class_t tclass, const char *newcon)
@@ -32,8 +30,8 @@ static int validatetrans_raw(const char *scon, const char *tcon,
 	fd = core_fs_open("validatetrans", O_WRONLY);
 	if (fd < 0)
 		return fd;
-	len = asprintf(&req, "%s %s %s %hu", scon, newcon, tcon,
-		       comp_unmap_class(tclass, NULL));
+	len = asprintf(&req, "%s %s %hu %s", scon, tcon,
+		       comp_unmap_class(tclass, NULL), newcon);
 	if (len < 0) {
 		req = NULL;
 		return -ENOMEM;

@@ -124,8 +124,10 @@ def batch_requests(sources, targets, classes, objclasses):
     lines.append("initial kernel")
     lines.append("initial unlabeled")
     lines.append("bools")
-    # validatetrans is left out: Debian's 3.4 writes a request no kernel
-    # parses (see libselinux/src/compute/validatetrans.c)
+    for s in domains[:6]:
+        for t in targets[:12]:
+            lines.append("vt %s %s file %s" % (s, t, s))
+            lines.append("vt %s %s file %s" % (t, s, s))
     return lines
 
 

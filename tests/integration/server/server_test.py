@@ -273,6 +273,18 @@ check("create:bad %-escape EINVAL",
 check("user:unknown user EINVAL",
       transact("user", ("%s nosuchuser" % kernel_con).encode())[0]
       == errno.EINVAL)
+# validatetrans file ( t1 == t2 or t2 != shadow_t or t3 == unconfined_domain )
+# of kernel/policy/bundled.conf.in; the request: old new class task
+ETC, SHADOW = lvl("system_u:object_r:etc_t"), lvl("system_u:object_r:shadow_t")
+USER, KERN = lvl("user_u:user_r:user_t"), lvl("system_u:system_r:kernel_t")
+for old, new, task, want in [(ETC, SHADOW, USER, errno.EPERM),
+                             (ETC, SHADOW, KERN, None),
+                             (SHADOW, SHADOW, USER, None),
+                             (SHADOW, ETC, USER, None)]:
+    got = write("validatetrans", ("%s %s %d %s" % (old, new, cls("file"),
+                                                    task)).encode())
+    check("validatetrans:%s->%s by %s" % (old, new, task), got == want,
+          str(got))
 check("validatetrans:garbage EINVAL", write("validatetrans", b"x y")
       == errno.EINVAL)
 
