@@ -78,7 +78,10 @@ if [ $srv != 0 ]; then
 	echo "with-server.sh: selinuxfsd exited with status $srv" >&2
 	[ $rc = 0 ] && rc=1
 fi
+# SIGTERM must leave nothing mounted
 if grep -q " $mnt .* fuse.selinuxfs " /proc/self/mountinfo; then
+	echo "with-server.sh: selinuxfsd left $mnt mounted after SIGTERM" >&2
+	[ $rc = 0 ] && rc=1
 	umount "$mnt" 2>/dev/null || fusermount3 -u "$mnt" 2>/dev/null
 fi
 rmdir "$mnt" 2>/dev/null

@@ -92,8 +92,9 @@ if ! has_all security_get_boolean_names security_get_boolean_active \
 	security_get_boolean_pending security_set_boolean security_commit_booleans; then
 	skip booleans "the boolean calls are not in our library yet"
 elif profile_has BOOL_NAME; then
+	# BOOL_LIST: every boolean of the policy, when it has more than one
 	agree boolean_names "security_get_boolean_names = 0
-  $BOOL_NAME active=0 pending=0" vmcompute bools
+${BOOL_LIST:-  $BOOL_NAME active=0 pending=0}" vmcompute bools
 	PREP="echo 0 > /sys/fs/selinux/booleans/$BOOL_NAME; echo 1 > /sys/fs/selinux/commit_pending_bools"
 	agree boolean-set-commit "security_set_boolean = 0
 active=0 pending=1

@@ -14,9 +14,10 @@
 # The guest asks the real selinuxfs the same queries and compares the
 # answers byte for byte.
 #
-# VM_SERVER_QUERIES caps the per-(source, target, class) part of the set
-# (default 60000 lines of each kind; the guest answers about 10000 queries
-# a second, the vmtest policy's full set is 24000).
+# VM_SERVER_QUERIES caps the per-(source, target, class) part of the set;
+# by default the profile's SERVER_QUERIES, else 60000 lines of each kind
+# (the guest answers about 10000 queries a second, the vmtest policy's
+# full set is 24000).
 set -u
 out=$VM_ROOT/vm/data/server
 mkdir -p "$out"
@@ -31,7 +32,7 @@ query=$VM_BUILD/tests/vm/sfsquery
 # the guest's enforcing state first, so both sides start alike
 {
 	printf 'write\tenforce\t1\n'
-	"$gen" -n "${VM_SERVER_QUERIES:-60000}" "$VM_POLICY"
+	"$gen" -n "${VM_SERVER_QUERIES:-$(. "$VM_SOURCE/tests/vm/profiles/$VM_PROFILE.sh" 2>/dev/null; echo "${SERVER_QUERIES:-60000}")}" "$VM_POLICY"
 } > "$VM_WORK/queries" || { echo "sfsgen $VM_POLICY failed"; exit 1; }
 
 # ---- kernel/'s server (kernel/server/selinuxfsd).

@@ -5,6 +5,9 @@
 POLICYTYPE=default
 # copied into the guest at the same path: the label lookups' specs
 HOST_FILES=/etc/selinux/default/contexts/files
+# the server comparison: about this many queries of each kind (a sample:
+# the whole product of types and classes is far larger)
+SERVER_QUERIES=30000
 MLS=1			# one sensitivity s0, categories c0.c1023
 DENY_UNKNOWN=0		# "Handle unknown classes: allow"
 REJECT_UNKNOWN=0
