@@ -2,6 +2,8 @@
 #ifndef SELINUX_LABEL_FC_H
 #define SELINUX_LABEL_FC_H
 
+#include <string.h>
+
 #include "internal.h"
 
 /*
@@ -20,27 +22,36 @@
  */
 enum fc_kind { FC_FIXED, FC_TRIE, FC_SINGLE };
 
+/*
+ * A spec as read: what the open needs, kept small (32 bytes) because
+ * every page of the array is a fresh page the open faults in.  What the
+ * index needs is in struct fc_ix, built on the first lookup.
+ */
 struct fc_spec {
 	char *regex; /* as written in file_contexts */
-	char *ctx; /* the raw context, or "<<none>>" */
+	char *ctx; /* the raw context, or "<<none>>" (shared, interned) */
 	uint32_t mode; /* S_IFMT bits, 0 for any file type */
 	uint32_t lineno;
-	uint32_t file; /* index into fc_data.files */
-	uint32_t stem_len; /* the reference's stem ("/usr" of "/usr/.*") */
-	uint32_t prefix_len; /* the reference's prefix_len (raw chars) */
+	uint32_t rlen; /* strlen(regex) */
+	uint16_t file; /* index into fc_data.files */
 	uint8_t meta; /* the reference's hasMetaChars */
-	uint8_t kind; /* enum fc_kind */
-	uint8_t bad; /* PCRE2 rejects the regex: a lookup reaching it fails */
 	uint8_t any_matches; /* written with __atomic (selabel_stats) */
+};
+
+/* The analysis of spec i, in fc_data.ix[i] (fc_spec_analyze). */
+struct fc_ix {
 	char *lit; /* FC_FIXED: the path; FC_TRIE: the fixed prefix */
 	uint32_t lit_len;
-	uint32_t rem_off; /* FC_TRIE: offset in regex after the prefix;
-			   * before the analysis: the regex length */
+	uint32_t rem_off; /* FC_TRIE: offset in regex after the prefix */
+	uint32_t stem_len; /* the reference's stem ("/usr" of "/usr/.*") */
+	uint32_t prefix_len; /* the reference's prefix_len (raw chars) */
 	uint32_t hnext; /* FC_FIXED: next spec in its hash chain, or ~0 */
-	/* "^regex$" compiled on its own, published with __atomic once
-	 * built (under fc_data.lock); NULL until first needed. */
-	pcre2_code *re;
+	uint8_t kind; /* enum fc_kind */
 };
+
+/* fc_data.re[i] for a regex PCRE2 rejects (a lookup reaching it fails). */
+extern const char fc_re_bad_tag;
+#define FC_RE_BAD ((pcre2_code *)&fc_re_bad_tag)
 
 /* A node of the radix trie of FC_TRIE prefixes. */
 struct fc_node {
@@ -72,8 +83,24 @@ struct fc_chunk {
 
 struct fc_data {
 	struct fc_chunk *arena;
+	/* While the handle is being opened: each distinct context once
+	 * (refpolicy: ~1900 distinct in ~5600 specs), so that specs share
+	 * their ctx strings.  Open addressing; NULL slots are free. */
+	char **itab;
+	uint32_t imask, icount;
 	struct fc_spec *spec; /* sorted: regex specs, then literal ones */
 	uint32_t nspec, aspec;
+	/* Specs the files still to be read may add (an estimate), so that
+	 * the array is allocated once. */
+	uint32_t hint;
+	/* spec was carved from the first arena chunk (not malloc'd). */
+	bool spec_in_arena;
+	struct fc_ix *ix; /* the analysis, with the index */
+	/* "^regex$" of spec i compiled on its own, NULL until first needed,
+	 * FC_RE_BAD if PCRE2 rejects it.  The array is allocated on first
+	 * use; both it and its slots are published with __atomic under
+	 * lock. */
+	pcre2_code **re;
 	char **files; /* spec files read, for messages */
 	uint32_t nfiles;
 	/* FC_FIXED hash: heads[hash & mask] is the first spec or ~0. */
@@ -88,14 +115,38 @@ struct fc_data {
 	/* .subs and .subs_dist, in the reference's order (last line first) */
 	struct fc_sub *subs, *dist_subs;
 	size_t nsubs, ndist_subs;
-	/* Guards the lazy building of fc_spec.re and fc_node.code; readers
+	/* Guards the lazy building of re and fc_node.code; readers
 	 * take no lock (they load the published pointers with __atomic). */
 	pthread_mutex_t lock;
 	int indexed; /* set once (__atomic) after the index is built */
 	int index_err; /* its result, written before indexed */
 };
 
+/* A word-at-a-time multiplicative hash (keys are paths, 10-200 bytes). */
+static inline uint32_t fc_hash(const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
+
+	for (; n >= 8; n -= 8, s += 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
+	return (uint32_t)h;
+}
+
 /* fc_spec.c */
+/* Make room for n more bytes in d's arena in one chunk (one allocation
+ * sized for a whole file instead of many); 0 or -ENOMEM. */
+int fc_arena_reserve(struct fc_data *d, size_t n);
+/* The arena copy of [s, s + n) shared by every spec with that string
+ * (used for contexts while opening); NULL if out of memory. */
+char *fc_intern(struct fc_data *d, const char *s, size_t n);
+void fc_intern_free(struct fc_data *d);
 /* A copy of [s, s + n) plus a NUL in d's arena; NULL if out of memory. */
 char *fc_strndup(struct fc_data *d, const char *s, size_t n);
 void fc_arena_free(struct fc_data *d);
@@ -103,16 +154,17 @@ void fc_arena_free(struct fc_data *d);
 void fc_arena_shrink(struct fc_data *d, char *p, size_t n);
 /* The reference's regex meta characters ".^$?*+|[({". */
 extern const uint8_t fc_meta[256];
-/* Fill in stem_len, prefix_len, meta, kind, lit, rem_off of s. */
-int fc_spec_analyze(struct fc_data *d, struct fc_spec *s, size_t len);
+/* Fill in x, the analysis of s (and s->meta). */
+int fc_spec_analyze(struct fc_data *d, struct fc_spec *s, struct fc_ix *x);
 /* The type field ("--", "-d" ...) as mode bits; -EINVAL if unknown. */
 int fc_mode_from_string(const char *t, uint32_t *mode);
 const char *fc_mode_to_string(uint32_t mode);
 /* "^regex$" with the reference's flags; NULL and *err, *erroff on error. */
 pcre2_code *fc_compile(const char *regex, int *err, size_t *erroff);
-/* s->re, compiled on first use; NULL if PCRE2 rejects it. */
-pcre2_code *fc_spec_re(struct fc_data *d, struct fc_spec *s);
-void fc_spec_free(struct fc_spec *s);
+/* Spec i's regex, compiled on first use; NULL if PCRE2 rejects it. */
+pcre2_code *fc_spec_re(struct fc_data *d, uint32_t i);
+/* Did PCRE2 reject spec i's regex (fc_spec_re returned NULL)? */
+bool fc_spec_bad(struct fc_data *d, uint32_t i);
 
 /* fc_text.c: parse one text file_contexts held in buf (NUL-terminated). */
 struct fc_load {
@@ -130,13 +182,17 @@ struct fc_load {
 int fc_parse_text(struct fc_load *l, const char *buf, size_t len);
 /* Room for more specs in d->spec; 0 or -errno. */
 int fc_reserve(struct fc_data *d, size_t more);
+/* Room for more specs and for bytes of their strings: for the first
+ * file, one allocation holding both; 0 or -errno. */
+int fc_prepare(struct fc_data *d, size_t more, size_t bytes);
 /* Append a spec (copying regex and ctx); applies SUBSET and VALIDATE. */
 int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 		uint32_t mode, const char *ctx, size_t clen, uint32_t lineno);
 
 /* fc_bin.c: the compiled format. */
 #define FC_BIN_MAGIC 0xf97cff8aU
-int fc_parse_bin(struct fc_load *l, const uint8_t *buf, size_t len);
+/* Read a compiled file from fd (len: its size), or from buf when fd < 0. */
+int fc_parse_bin(struct fc_load *l, int fd, const uint8_t *buf, size_t len);
 /* Write d's specs as a version 5 file_contexts.bin to fd (with serialized
  * regexes unless no_regex). */
 int fc_write_bin(struct fc_data *d, int fd, bool no_regex);

@@ -2,6 +2,7 @@
 #include <endian.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fc.h"
 
@@ -24,49 +25,135 @@
  */
 #define FC_BIN_VERSION 5
 
+/*
+ * The reader.  A .bin is mostly serialized regexes we never look at:
+ * refpolicy's is 7 MB for ~5600 specs of ~100 bytes of strings each.
+ * Reading it through one small buffer, skipping what we do not need,
+ * costs much less than mapping it (1800 page table entries set up and
+ * torn down, and a TLB miss at every spec) or reading it whole (as many
+ * fresh pages).  With fd < 0 the whole file is in memory already.
+ */
+#define RD_BUF 65536
+
 struct rd {
-	const uint8_t *p, *end;
+	int fd;
+	uint8_t *buf; /* malloc'd, cap bytes (fd >= 0) */
+	size_t cap;
+	const uint8_t *p, *end; /* unread bytes in the buffer */
+	uint64_t left; /* bytes of the file after end */
 };
+
+static void rd_done(struct rd *r)
+{
+	if (r->fd >= 0)
+		free(r->buf);
+}
+
+/* Bytes not yet consumed. */
+static uint64_t rd_remaining(const struct rd *r)
+{
+	return (uint64_t)(r->end - r->p) + r->left;
+}
+
+/* At least n bytes at r->p (which may move); -EINVAL if the file ends
+ * first. */
+static int rd_need(struct rd *r, size_t n)
+{
+	size_t have = r->end - r->p;
+
+	if (have >= n)
+		return 0;
+	if (r->fd < 0 || n - have > r->left)
+		return -EINVAL;
+	if (n > r->cap) {
+		size_t cap = n > 2 * r->cap ? n : 2 * r->cap;
+		uint8_t *nb = malloc(cap);
+
+		if (!nb)
+			return -ENOMEM;
+		memcpy(nb, r->p, have);
+		free(r->buf);
+		r->buf = nb;
+		r->cap = cap;
+	} else {
+		memmove(r->buf, r->p, have);
+	}
+	r->p = r->buf;
+	r->end = r->buf + have;
+	while (have < n) {
+		size_t want = r->cap - have;
+		ssize_t k;
+
+		if (want > r->left)
+			want = r->left;
+		k = read(r->fd, r->buf + have, want);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			return -EINVAL; /* the file shrank under us */
+		have += k;
+		r->left -= k;
+		r->end = r->buf + have;
+	}
+	return 0;
+}
 
 static int rd_u32(struct rd *r, uint32_t *v)
 {
-	if (r->end - r->p < 4)
-		return -EINVAL;
+	int e = rd_need(r, 4);
+
+	if (e < 0)
+		return e;
 	memcpy(v, r->p, 4);
 	r->p += 4;
 	return 0;
 }
 
-static int rd_skip(struct rd *r, uint32_t n)
+static int rd_skip(struct rd *r, uint64_t n)
 {
-	if ((size_t)(r->end - r->p) < n)
+	size_t have = r->end - r->p;
+
+	if (n <= have) {
+		r->p += n;
+		return 0;
+	}
+	if (n > rd_remaining(r))
 		return -EINVAL;
-	r->p += n;
+	n -= have;
+	r->p = r->end;
+	if (lseek(r->fd, n, SEEK_CUR) < 0)
+		return -errno;
+	r->left -= n;
 	return 0;
 }
 
-/* A string of len bytes whose last is NUL (an earlier NUL ends it). */
-static int rd_str(struct rd *r, const char **s, size_t *n)
+static uint32_t u32_at(const uint8_t *p)
 {
-	uint32_t len;
-	int e;
+	uint32_t v;
 
-	if ((e = rd_u32(r, &len)) < 0)
-		return e;
-	if (!len || (size_t)(r->end - r->p) < len || r->p[len - 1])
-		return -EINVAL;
-	*s = (const char *)r->p;
-	*n = strlen(*s);
-	r->p += len;
-	return 0;
+	memcpy(&v, p, 4);
+	return v;
 }
 
-int fc_parse_bin(struct fc_load *l, const uint8_t *buf, size_t len)
+int fc_parse_bin(struct fc_load *l, int fd, const uint8_t *buf, size_t len)
 {
-	struct rd r = { buf, buf + len };
+	struct rd r = { .fd = fd, .cap = RD_BUF };
 	uint32_t magic, version, n, nstems, nspecs;
 	int e;
 
+	if (fd >= 0) {
+		r.buf = malloc(r.cap);
+		if (!r.buf)
+			return -ENOMEM;
+		r.p = r.end = r.buf;
+		r.left = len;
+	} else {
+		r.p = buf;
+		r.end = buf + len;
+	}
+	e = 0;
 	if ((e = rd_u32(&r, &magic)) < 0 || magic != FC_BIN_MAGIC)
 		goto bad;
 	if ((e = rd_u32(&r, &version)) < 0)
@@ -74,6 +161,7 @@ int fc_parse_bin(struct fc_load *l, const uint8_t *buf, size_t len)
 	if (version < 2 || version > FC_BIN_VERSION) {
 		core_log(SELINUX_ERROR, "%s: unsupported format version %u\n",
 			 l->path, version);
+		rd_done(&r);
 		return -EINVAL;
 	}
 	/* PCRE2 version and arch strings: informational for us. */
@@ -85,51 +173,92 @@ int fc_parse_bin(struct fc_load *l, const uint8_t *buf, size_t len)
 	if ((e = rd_u32(&r, &nstems)) < 0)
 		goto bad;
 	for (uint32_t i = 0; i < nstems; i++) {
-		if ((e = rd_u32(&r, &n)) < 0 || n == UINT32_MAX ||
-		    (e = rd_skip(&r, n + 1)) < 0 || r.p[-1])
+		if ((e = rd_u32(&r, &n)) < 0)
 			goto bad;
+		if (n == UINT32_MAX || (e = rd_need(&r, (size_t)n + 1)) < 0 ||
+		    r.p[n]) {
+			e = e < 0 ? e : -EINVAL;
+			goto bad;
+		}
+		r.p += (size_t)n + 1;
 	}
 	if ((e = rd_u32(&r, &nspecs)) < 0)
 		goto bad;
 	/* Each spec takes at least 26 bytes: refuse absurd counts early. */
-	if (nspecs > (size_t)(r.end - r.p) / 26) {
+	if (nspecs > rd_remaining(&r) / 26) {
 		e = -EINVAL;
 		goto bad;
 	}
-	if (fc_reserve(l->d, nspecs) < 0)
+	/* Strings: refpolicy needs ~40 bytes a spec (contexts shared). */
+	if ((e = fc_prepare(l->d, nspecs, (size_t)nspecs * 40)) < 0) {
+		rd_done(&r);
 		return -ENOMEM;
+	}
 	for (uint32_t i = 0; i < nspecs; i++) {
 		const char *ctx, *regex;
-		size_t clen, rlen;
-		uint32_t mode, stem, meta, prefix;
+		size_t clen, rlen, off, hdr;
+		uint32_t mode, stem, blob;
 
-		if ((e = rd_str(&r, &ctx, &clen)) < 0 ||
-		    (e = rd_str(&r, &regex, &rlen)) < 0)
+		/*
+		 * ctx len, ctx, regex len, regex, mode, stem, meta[, prefix],
+		 * regex blob len: read as one piece (the buffer may move at
+		 * each rd_need, so pointers are taken at the end).
+		 */
+		if ((e = rd_need(&r, 4)) < 0)
 			goto bad;
-		if ((e = rd_u32(&r, &mode)) < 0 || (e = rd_u32(&r, &stem)) < 0 ||
-		    (e = rd_u32(&r, &meta)) < 0)
+		clen = u32_at(r.p);
+		if (!clen || (e = rd_need(&r, 8 + clen)) < 0 ||
+		    r.p[4 + clen - 1]) {
+			e = e < 0 ? e : -EINVAL;
 			goto bad;
-		if (version >= 4 && (e = rd_u32(&r, &prefix)) < 0)
+		}
+		off = 8 + clen;
+		rlen = u32_at(r.p + 4 + clen);
+		hdr = off + rlen + 12 + (version >= 4 ? 4 : 0) + 4;
+		if (!rlen || (e = rd_need(&r, hdr)) < 0 ||
+		    r.p[off + rlen - 1]) {
+			e = e < 0 ? e : -EINVAL;
 			goto bad;
-		if ((int32_t)stem < -1 || ((int32_t)stem >= 0 && stem >= nstems)) {
+		}
+		ctx = (const char *)r.p + 4;
+		regex = (const char *)r.p + off;
+		off += rlen;
+		mode = u32_at(r.p + off);
+		stem = u32_at(r.p + off + 4);
+		/* meta and prefix_len: we compute our own. */
+		blob = u32_at(r.p + hdr - 4);
+		/* The regex blob must fit before the spec counts. */
+		if ((int32_t)stem < -1 ||
+		    ((int32_t)stem >= 0 && stem >= nstems) ||
+		    blob > rd_remaining(&r) - hdr) {
 			e = -EINVAL;
 			goto bad;
 		}
-		if ((e = rd_u32(&r, &n)) < 0 || (e = rd_skip(&r, n)) < 0)
-			goto bad;
-		/* A spec's line number in a .bin is its position. */
+		clen = strlen(ctx);
+		rlen = strlen(regex);
+		/* A spec's line number in a .bin is its position.  The
+		 * strings are copied before the buffer moves on. */
 		e = fc_add_spec(l, regex, rlen, mode, ctx, clen, i + 1);
-		if (e < 0)
+		r.p += hdr;
+		if (e < 0) {
+			rd_done(&r);
 			return e;
-		if (e == FC_STOP)
+		}
+		if (e == FC_STOP) {
+			rd_done(&r);
 			return 0;
+		}
+		if ((e = rd_skip(&r, blob)) < 0)
+			goto bad;
 	}
-	if (r.p != r.end) {
+	if (rd_remaining(&r)) {
 		e = -EINVAL;
 		goto bad;
 	}
+	rd_done(&r);
 	return 0;
 bad:
+	rd_done(&r);
 	if (e == -ENOMEM)
 		return e;
 	core_log(SELINUX_ERROR, "%s: invalid compiled file contexts\n",
@@ -183,17 +312,15 @@ int fc_write_bin(struct fc_data *d, int fd, bool no_regex)
 		return e;
 	/* Stems are numbered in the order specs first name them. */
 	for (uint32_t i = 0; i < d->nspec; i++) {
-		struct fc_spec *s = &d->spec[i];
-		uint32_t j;
+		uint32_t j, stem = d->ix[i].stem_len;
 
 		stem_id[i] = UINT32_MAX;
-		if (!s->stem_len)
+		if (!stem)
 			continue;
 		for (j = 0; j < nstems; j++) {
-			struct fc_spec *o = &d->spec[stems[j]];
-
-			if (o->stem_len == s->stem_len &&
-			    !memcmp(o->regex, s->regex, s->stem_len))
+			if (d->ix[stems[j]].stem_len == stem &&
+			    !memcmp(d->spec[stems[j]].regex, d->spec[i].regex,
+				    stem))
 				break;
 		}
 		if (j == nstems)
@@ -211,9 +338,10 @@ int fc_write_bin(struct fc_data *d, int fd, bool no_regex)
 		return e;
 	for (uint32_t j = 0; j < nstems; j++) {
 		struct fc_spec *o = &d->spec[stems[j]];
+		uint32_t stem = d->ix[stems[j]].stem_len;
 
-		if ((e = wr_u32(fd, o->stem_len)) < 0 ||
-		    (e = wr(fd, o->regex, o->stem_len)) < 0 ||
+		if ((e = wr_u32(fd, stem)) < 0 ||
+		    (e = wr(fd, o->regex, stem)) < 0 ||
 		    (e = wr(fd, "", 1)) < 0)
 			return e;
 	}
@@ -227,7 +355,7 @@ int fc_write_bin(struct fc_data *d, int fd, bool no_regex)
 		if ((e = wr_str(fd, s->ctx)) < 0 || (e = wr_str(fd, s->regex)) < 0 ||
 		    (e = wr_u32(fd, s->mode)) < 0 || (e = wr_u32(fd, stem_id[i])) < 0 ||
 		    (e = wr_u32(fd, s->meta)) < 0 ||
-		    (e = wr_u32(fd, s->prefix_len)) < 0)
+		    (e = wr_u32(fd, d->ix[i].prefix_len)) < 0)
 			return e;
 		if (!no_regex) {
 			int err;

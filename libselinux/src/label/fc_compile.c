@@ -48,7 +48,9 @@ int lbl_fc_compile(const char *in, const char *out, bool no_regex,
 		for (uint32_t i = 0; i < d->nspec; i++)
 			if (d->spec[i].meta == pass)
 				v[o++] = d->spec[i];
-	free(d->spec);
+	if (!d->spec_in_arena)
+		free(d->spec);
+	d->spec_in_arena = false;
 	d->spec = v;
 	for (uint32_t i = 0; validate && i < d->nspec; i++) {
 		struct fc_spec *s = &d->spec[i];

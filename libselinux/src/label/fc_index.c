@@ -23,23 +23,6 @@
 
 #define NONE UINT32_MAX
 
-/* A word-at-a-time multiplicative hash (keys are paths, 10-200 bytes). */
-static uint32_t hash(const char *s, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
-
-	for (; n >= 8; n -= 8, s += 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	w = 0;
-	memcpy(&w, s, n);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 29;
-	return (uint32_t)h;
-}
-
 /* Per-thread PCRE2 match data and match context (pcre2_match needs its
  * own for every concurrent call).  Freed by the key destructor when the
  * thread ends. */
@@ -222,14 +205,16 @@ static int index_build(struct fc_data *d)
 	uint32_t nfixed = 0, size = 16;
 	int r;
 
+	d->ix = malloc((d->nspec + 1) * sizeof(*d->ix));
+	if (!d->ix)
+		return -ENOMEM;
 	for (uint32_t i = 0; i < d->nspec; i++) {
-		r = fc_spec_analyze(d, &d->spec[i], d->spec[i].rem_off);
+		r = fc_spec_analyze(d, &d->spec[i], &d->ix[i]);
 		if (r < 0)
 			return r;
+		nfixed += d->ix[i].kind == FC_FIXED;
 	}
 
-	for (uint32_t i = 0; i < d->nspec; i++)
-		nfixed += d->spec[i].kind == FC_FIXED;
 	while (size < nfixed * 2)
 		size *= 2;
 	d->heads = malloc(size * sizeof(*d->heads));
@@ -241,10 +226,10 @@ static int index_build(struct fc_data *d)
 	memset(d->heads, 0xff, size * sizeof(*d->heads));
 	/* Ascending, so a chain's head is its highest index. */
 	for (uint32_t i = 0; i < d->nspec; i++) {
-		struct fc_spec *s = &d->spec[i];
+		struct fc_ix *s = &d->ix[i];
 
 		if (s->kind == FC_FIXED) {
-			uint32_t b = hash(s->lit, s->lit_len) & d->mask;
+			uint32_t b = fc_hash(s->lit, s->lit_len) & d->mask;
 
 			if (s->lit_len < FC_LENBITS)
 				d->fixed_lens[s->lit_len / 64] |=
@@ -256,7 +241,7 @@ static int index_build(struct fc_data *d)
 	/* Descending, so node and single lists run highest first. */
 	d->nsingle = 0;
 	for (uint32_t i = d->nspec; i-- > 0;) {
-		struct fc_spec *s = &d->spec[i];
+		struct fc_ix *s = &d->ix[i];
 
 		if (s->kind == FC_SINGLE) {
 			d->single[d->nsingle++] = i;
@@ -292,6 +277,8 @@ int fc_index_ensure(struct fc_data *d)
 
 void fc_index_free(struct fc_data *d)
 {
+	free(d->ix);
+	d->ix = NULL;
 	free(d->heads);
 	d->heads = NULL;
 	free(d->single);
@@ -312,13 +299,16 @@ struct match_ctx {
 
 /* The reference considers a spec only if its file type fits and, when
  * the spec has a stem, the key's first component is that stem. */
-static bool candidate(const struct fc_spec *s, const char *key, size_t keylen,
-		      uint32_t mode)
+static bool candidate(const struct fc_data *d, uint32_t i, const char *key,
+		      size_t keylen, uint32_t mode)
 {
+	const struct fc_spec *s = &d->spec[i];
+	uint32_t stem = d->ix[i].stem_len;
+
 	if (mode && s->mode && mode != s->mode)
 		return false;
-	if (s->stem_len && (keylen <= s->stem_len || key[s->stem_len] != '/' ||
-			    memcmp(key, s->regex, s->stem_len)))
+	if (stem && (keylen <= stem || key[stem] != '/' ||
+		     memcmp(key, s->regex, stem)))
 		return false;
 	return true;
 }
@@ -331,7 +321,7 @@ static int callout(pcre2_callout_block *cb, void *p)
 	for (PCRE2_SIZE i = 0; i < cb->callout_string_length; i++)
 		idx = idx * 10 + (cb->callout_string[i] - '0');
 	if (idx >= m->d->nspec ||
-	    !candidate(&m->d->spec[idx], m->key, m->keylen, m->mode))
+	    !candidate(m->d, idx, m->key, m->keylen, m->mode))
 		return 1; /* fail here: PCRE2 backtracks to what follows */
 	m->hit = idx;
 	return 0;
@@ -366,18 +356,18 @@ static void node_build(struct fc_data *d, struct fc_node *n)
 	PCRE2_SIZE eoff;
 
 	for (uint32_t i = 0; i < n->nspecs; i++) {
-		struct fc_spec *s = &d->spec[n->specs[i]];
+		uint32_t k = n->specs[i];
 
-		len += strlen(s->regex + s->rem_off) + 24;
+		len += d->spec[k].rlen - d->ix[k].rem_off + 24;
 	}
 	pat = malloc(len + 1);
 	if (!pat)
 		goto out;
 	for (uint32_t i = 0; i < n->nspecs; i++) {
-		struct fc_spec *s = &d->spec[n->specs[i]];
+		uint32_t k = n->specs[i];
 
 		off += sprintf(pat + off, "%s(?:%s)$(?C{%u})", i ? "|" : "",
-			       s->regex + s->rem_off, n->specs[i]);
+			       d->spec[k].regex + d->ix[k].rem_off, k);
 	}
 	code = pcre2_compile((PCRE2_SPTR)pat, off,
 			     PCRE2_ANCHORED | PCRE2_DOTALL, &err, &eoff, NULL);
@@ -410,16 +400,17 @@ static int64_t node_match(struct fc_data *d, struct fc_node *n,
 		/* The combined regex failed to build: one at a time. */
 		for (uint32_t i = 0; i < n->nspecs; i++) {
 			uint32_t idx = n->specs[i];
-			struct fc_spec *s = &d->spec[idx];
 			pcre2_code *re;
 
 			if (best != NONE && idx <= best)
 				break;
-			if (!candidate(s, key, keylen, mode))
+			if (!candidate(d, idx, key, keylen, mode))
 				continue;
-			re = fc_spec_re(d, s);
+			re = fc_spec_re(d, idx);
 			if (!re)
-				return idx; /* reached a bad regex */
+				/* reached a bad regex */
+				return fc_spec_bad(d, idx) ? (int64_t)idx :
+							    -ENOMEM;
 			rc = match_one(re, key, keylen, 0);
 			if (rc < 0)
 				return rc;
@@ -458,13 +449,14 @@ static uint32_t fixed_lookup(const struct fc_data *d, const char *key,
 	if (keylen < FC_LENBITS &&
 	    !(d->fixed_lens[keylen / 64] & (1ull << (keylen % 64))))
 		return NONE;
-	i = d->heads[hash(key, keylen) & d->mask];
+	i = d->heads[fc_hash(key, keylen) & d->mask];
 
-	for (; i != NONE; i = d->spec[i].hnext) {
-		const struct fc_spec *s = &d->spec[i];
+	for (; i != NONE; i = d->ix[i].hnext) {
+		const struct fc_ix *x = &d->ix[i];
+		uint32_t smode = d->spec[i].mode;
 
-		if (s->lit_len == keylen && !memcmp(s->lit, key, keylen) &&
-		    (!mode || !s->mode || s->mode == mode))
+		if (x->lit_len == keylen && !memcmp(x->lit, key, keylen) &&
+		    (!mode || !smode || smode == mode))
 			return i;
 	}
 	return NONE;
@@ -499,16 +491,17 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 	/* Specs matched one by one, above the best so far. */
 	for (uint32_t i = 0; i < d->nsingle; i++) {
 		uint32_t idx = d->single[i];
-		struct fc_spec *s = &d->spec[idx];
 		pcre2_code *re;
 		int rc;
 
 		if (best != NONE && idx <= best)
 			break;
-		if (!candidate(s, key, keylen, mode))
+		if (!candidate(d, idx, key, keylen, mode))
 			continue;
-		re = fc_spec_re(d, s);
+		re = fc_spec_re(d, idx);
 		if (!re) {
+			if (!fc_spec_bad(d, idx))
+				return -ENOMEM;
 			best = idx;
 			best_bad = true;
 			break;
@@ -570,7 +563,7 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 			return m;
 		if (m != NONE && (best == NONE || m > best)) {
 			best = m;
-			best_bad = d->spec[m].bad;
+			best_bad = fc_spec_bad(d, m);
 		}
 	}
 

@@ -147,9 +147,9 @@ static int fc_best_match(struct selabel_handle *h, const char *key,
 			fill(d, r, res);
 			return 0;
 		}
-		if (best < 0 || d->spec[r].prefix_len > best_len) {
+		if (best < 0 || d->ix[r].prefix_len > best_len) {
 			best = r;
-			best_len = d->spec[r].prefix_len;
+			best_len = d->ix[r].prefix_len;
 		}
 	}
 	if (best < 0)
@@ -175,11 +175,11 @@ static int each_partial(struct fc_data *d, const char *key,
 		return -ENOMEM;
 	for (uint32_t i = d->nspec; i-- > 0;) {
 		struct fc_spec *s = &d->spec[i];
-		pcre2_code *re = fc_spec_re(d, s);
+		pcre2_code *re = fc_spec_re(d, i);
 		int rc;
 
 		if (!re) {
-			n = -EINVAL;
+			n = fc_spec_bad(d, i) ? -EINVAL : -ENOMEM;
 			break;
 		}
 		rc = pcre2_match(re, (PCRE2_SPTR)key, strlen(key), 0,
@@ -237,7 +237,7 @@ static int hash_one(struct fc_spec *s, void *u)
 	if (!strcmp(s->ctx, "<<none>>"))
 		return 1;
 
-	lbl_sha1_update(sha, s->regex, strlen(s->regex) + 1);
+	lbl_sha1_update(sha, s->regex, s->rlen + 1);
 	lbl_sha1_update(sha, &mode, sizeof(mode));
 	lbl_sha1_update(sha, s->ctx, strlen(s->ctx) + 1);
 	hs->n++;

@@ -14,27 +14,98 @@ static bool is_meta(char c)
 	return fc_meta[(uint8_t)c];
 }
 
+/* A new chunk of at least n bytes in front of d's arena. */
+static struct fc_chunk *chunk_new(struct fc_data *d, size_t n)
+{
+	size_t size = n > 65536 ? n : 65536;
+	struct fc_chunk *c = malloc(sizeof(*c) + size);
+
+	if (!c)
+		return NULL;
+	c->size = size;
+	c->used = 0;
+	c->next = d->arena;
+	d->arena = c;
+	return c;
+}
+
+int fc_arena_reserve(struct fc_data *d, size_t n)
+{
+	struct fc_chunk *c = d->arena;
+
+	if (c && c->size - c->used >= n)
+		return 0;
+	return chunk_new(d, n) ? 0 : -ENOMEM;
+}
+
 char *fc_strndup(struct fc_data *d, const char *s, size_t n)
 {
 	struct fc_chunk *c = d->arena;
 	char *p;
 
 	if (!c || c->size - c->used < n + 1) {
-		size_t size = n + 1 > 65536 ? n + 1 : 65536;
-
-		c = malloc(sizeof(*c) + size);
+		c = chunk_new(d, n + 1);
 		if (!c)
 			return NULL;
-		c->size = size;
-		c->used = 0;
-		c->next = d->arena;
-		d->arena = c;
 	}
 	p = c->mem + c->used;
 	memcpy(p, s, n);
 	p[n] = '\0';
 	c->used += n + 1;
 	return p;
+}
+
+/* Double the intern table (or create it); 0 or -ENOMEM. */
+static int intern_grow(struct fc_data *d)
+{
+	uint32_t size = d->itab ? (d->imask + 1) * 2 : 1024;
+	char **t = calloc(size, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (uint32_t i = 0; d->itab && i <= d->imask; i++) {
+		char *e = d->itab[i];
+		uint32_t b;
+
+		if (!e)
+			continue;
+		b = fc_hash(e, strlen(e)) & (size - 1);
+		while (t[b])
+			b = (b + 1) & (size - 1);
+		t[b] = e;
+	}
+	free(d->itab);
+	d->itab = t;
+	d->imask = size - 1;
+	return 0;
+}
+
+char *fc_intern(struct fc_data *d, const char *s, size_t n)
+{
+	uint32_t b;
+	char *e;
+
+	/* At most half full, so probes stay short and end at a NULL. */
+	if ((d->icount + 1) * 2 > (d->itab ? d->imask + 1 : 0) &&
+	    intern_grow(d) < 0)
+		return NULL;
+	for (b = fc_hash(s, n) & d->imask; (e = d->itab[b]);
+	     b = (b + 1) & d->imask)
+		if (!strncmp(e, s, n) && !e[n])
+			return e;
+	e = fc_strndup(d, s, n);
+	if (!e)
+		return NULL;
+	d->itab[b] = e;
+	d->icount++;
+	return e;
+}
+
+void fc_intern_free(struct fc_data *d)
+{
+	free(d->itab);
+	d->itab = NULL;
+	d->imask = d->icount = 0;
 }
 
 void fc_arena_shrink(struct fc_data *d, char *p, size_t n)
@@ -265,9 +336,10 @@ static bool simple_regex(const char *re, bool *toplevel)
 	return depth == 0;
 }
 
-int fc_spec_analyze(struct fc_data *d, struct fc_spec *s, size_t len)
+int fc_spec_analyze(struct fc_data *d, struct fc_spec *sp, struct fc_ix *s)
 {
-	const char *re = s->regex, *slash;
+	const char *re = sp->regex, *slash;
+	size_t len = sp->rlen;
 	bool toplevel, fixed = true;
 	size_t i, last_tok = 0, lit_len = 0, tok_lit = 0;
 	char *lit;
@@ -298,7 +370,7 @@ int fc_spec_analyze(struct fc_data *d, struct fc_spec *s, size_t len)
 	 * escaped punctuation, unescaped, up to the first regex construct;
 	 * a quantifier there makes the atom before it optional.
 	 */
-	s->meta = 0;
+	sp->meta = 0;
 	s->prefix_len = len;
 	for (i = 0; i < len; i++) {
 		unsigned char c = re[i];
@@ -331,7 +403,7 @@ int fc_spec_analyze(struct fc_data *d, struct fc_spec *s, size_t len)
 				continue;
 			}
 			if (is_meta(re[i])) {
-				s->meta = 1;
+				sp->meta = 1;
 				s->prefix_len = i;
 				break;
 			}
@@ -430,28 +502,38 @@ pcre2_code *fc_compile(const char *regex, int *err, size_t *erroff)
 			     erroff, NULL);
 }
 
-pcre2_code *fc_spec_re(struct fc_data *d, struct fc_spec *s)
+const char fc_re_bad_tag;
+
+pcre2_code *fc_spec_re(struct fc_data *d, uint32_t i)
 {
-	pcre2_code *re = __atomic_load_n(&s->re, __ATOMIC_ACQUIRE);
+	pcre2_code **v = __atomic_load_n(&d->re, __ATOMIC_ACQUIRE);
+	pcre2_code *re = v ? __atomic_load_n(&v[i], __ATOMIC_ACQUIRE) : NULL;
 	int err;
 	size_t off;
 
-	if (re || __atomic_load_n(&s->bad, __ATOMIC_ACQUIRE))
-		return re;
+	if (re)
+		return re == FC_RE_BAD ? NULL : re;
 	pthread_mutex_lock(&d->lock);
-	re = s->re;
-	if (!re && !s->bad) {
-		re = fc_compile(s->regex, &err, &off);
-		if (re)
-			__atomic_store_n(&s->re, re, __ATOMIC_RELEASE);
-		else
-			__atomic_store_n(&s->bad, 1, __ATOMIC_RELEASE);
+	if (!d->re)
+		__atomic_store_n(&d->re, calloc(d->nspec, sizeof(*d->re)),
+				 __ATOMIC_RELEASE);
+	if (!d->re) {
+		pthread_mutex_unlock(&d->lock);
+		return NULL; /* out of memory: as a regex that fails */
+	}
+	re = d->re[i];
+	if (!re) {
+		re = fc_compile(d->spec[i].regex, &err, &off);
+		__atomic_store_n(&d->re[i], re ? re : FC_RE_BAD,
+				 __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&d->lock);
-	return re;
+	return re == FC_RE_BAD ? NULL : re;
 }
 
-void fc_spec_free(struct fc_spec *s)
+bool fc_spec_bad(struct fc_data *d, uint32_t i)
 {
-	pcre2_code_free(s->re);
+	pcre2_code **v = __atomic_load_n(&d->re, __ATOMIC_ACQUIRE);
+
+	return v && __atomic_load_n(&v[i], __ATOMIC_ACQUIRE) == FC_RE_BAD;
 }

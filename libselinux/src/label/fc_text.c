@@ -27,14 +27,53 @@ int fc_reserve(struct fc_data *d, size_t more)
 
 	if (want <= d->aspec)
 		return 0;
+	/* Room for the later files too: growing would copy the array to
+	 * fresh pages. */
+	want += d->hint;
+	d->hint = 0;
 	if (want >= UINT32_MAX)
 		return -EOVERFLOW;
-	ns = realloc(d->spec, want * sizeof(*ns));
-	if (!ns)
-		return -ENOMEM;
+	if (d->spec_in_arena) {
+		ns = malloc(want * sizeof(*ns));
+		if (!ns)
+			return -ENOMEM;
+		memcpy(ns, d->spec, d->nspec * sizeof(*ns));
+		d->spec_in_arena = false;
+	} else {
+		ns = realloc(d->spec, want * sizeof(*ns));
+		if (!ns)
+			return -ENOMEM;
+	}
 	d->spec = ns;
 	d->aspec = want;
 	return 0;
+}
+
+int fc_prepare(struct fc_data *d, size_t more, size_t bytes)
+{
+	size_t want = more + d->hint, sz;
+	int r;
+
+	/*
+	 * The first file: specs and strings in one chunk, one allocation
+	 * instead of two (and its pages stay in the malloc heap for the
+	 * next open rather than being trimmed away between two blocks).
+	 */
+	if (!d->spec && !d->arena && want < UINT32_MAX &&
+	    want <= (SIZE_MAX - bytes) / sizeof(struct fc_spec) - 1) {
+		sz = want * sizeof(struct fc_spec);
+		if ((r = fc_arena_reserve(d, sz + bytes)) < 0)
+			return r;
+		d->spec = (struct fc_spec *)d->arena->mem;
+		d->arena->used = sz;
+		d->aspec = want;
+		d->spec_in_arena = true;
+		d->hint = 0;
+		return 0;
+	}
+	if ((r = fc_reserve(d, more)) < 0)
+		return r;
+	return fc_arena_reserve(d, bytes);
 }
 
 int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
@@ -55,15 +94,9 @@ int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 		if (stem && strncmp(l->prefix, regex, stem))
 			return 0;
 	}
-	if (d->nspec == d->aspec) {
-		uint32_t n = d->aspec ? d->aspec * 2 : 1024;
-		struct fc_spec *ns = realloc(d->spec, n * sizeof(*ns));
-
-		if (!ns)
-			return -ENOMEM;
-		d->spec = ns;
-		d->aspec = n;
-	}
+	if (d->nspec == d->aspec &&
+	    (r = fc_reserve(d, d->aspec ? d->aspec : 1024)) < 0)
+		return r;
 	s = &d->spec[d->nspec];
 	memset(s, 0, sizeof(*s));
 	s->regex = fc_strndup(d, regex, rlen);
@@ -111,12 +144,13 @@ int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 			clen = strlen(con);
 		}
 	}
-	s->ctx = fc_strndup(d, ctx, clen);
+	s->ctx = fc_intern(d, ctx, clen);
 	if (!s->ctx)
 		return -ENOMEM;
 	s->mode = mode;
 	s->lineno = lineno;
 	s->file = l->file;
+	s->rlen = rlen;
 	/* The sort needs hasMetaChars now; the rest of the analysis waits
 	 * for the first lookup (fc_index_ensure). */
 	s->meta = 0;
@@ -128,7 +162,6 @@ int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 			break;
 		}
 	}
-	s->rem_off = rlen; /* the regex length, until analysed */
 	d->nspec++;
 	return 0;
 }
@@ -160,7 +193,8 @@ int fc_parse_text(struct fc_load *l, const char *buf, size_t len)
 	 * costs a copy and fresh pages (page faults) at every step. */
 	for (const char *q = buf; (q = memchr(q, '\n', end - q)); q++)
 		lines++;
-	if (fc_reserve(l->d, lines) < 0)
+	/* The regexes and contexts copied take at most the file's size. */
+	if (fc_prepare(l->d, lines, len + 1) < 0)
 		return -ENOMEM;
 
 	while (p < end) {

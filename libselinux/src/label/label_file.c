@@ -1,4 +1,5 @@
 /* label/label_file.c: the file_contexts backend, opening and closing. */
+#include <limits.h>
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -11,9 +12,13 @@ void fc_data_free(struct fc_data *d)
 	if (!d)
 		return;
 	fc_index_free(d);
-	for (uint32_t i = 0; i < d->nspec; i++)
-		fc_spec_free(&d->spec[i]);
-	free(d->spec);
+	fc_intern_free(d);
+	for (uint32_t i = 0; d->re && i < d->nspec; i++)
+		if (d->re[i] != FC_RE_BAD)
+			pcre2_code_free(d->re[i]);
+	free(d->re);
+	if (!d->spec_in_arena)
+		free(d->spec);
 	fc_arena_free(d);
 	for (uint32_t i = 0; i < d->nfiles; i++)
 		free(d->files[i]);
@@ -26,7 +31,12 @@ void fc_data_free(struct fc_data *d)
 
 static int add_file_name(struct fc_data *d, const char *path)
 {
-	char **nf = realloc(d->files, (d->nfiles + 1) * sizeof(*nf));
+	char **nf;
+
+	/* fc_spec.file is 16 bits wide. */
+	if (d->nfiles > UINT16_MAX)
+		return -EOVERFLOW;
+	nf = realloc(d->files, (d->nfiles + 1) * sizeof(*nf));
 
 	if (!nf)
 		return -ENOMEM;
@@ -37,18 +47,23 @@ static int add_file_name(struct fc_data *d, const char *path)
 	return d->nfiles++;
 }
 
-/* Load one file (text, or compiled if it starts with the magic). */
+/*
+ * Load one file (text, or compiled if it starts with the magic).  Text is
+ * mapped: the specs' strings are copied out of it.  A compiled file is
+ * read through a small buffer (see fc_bin.c), unless the digest needs
+ * all of it.
+ */
 static int load_one(struct selabel_handle *h, struct fc_data *d,
 		    const char *use, const char *prefix)
 {
 	_cleanup_close_ int fd = -1;
+	struct fc_load l = { .h = h, .d = d, .prefix = prefix, .path = use };
+	uint32_t magic = 0;
 	struct stat st;
 	size_t len;
-	void *map;
+	void *map = NULL;
 	int r;
 
-	/* Mapped, not read: the specs' strings are copied out anyway, and
-	 * a 7 MB .bin is mostly serialized regexes we skip. */
 	fd = open(use, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -57,24 +72,21 @@ static int load_one(struct selabel_handle *h, struct fc_data *d,
 	if (!S_ISREG(st.st_mode))
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	len = st.st_size;
-	map = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd,
-			 0) :
-		    NULL;
-	if (map == MAP_FAILED)
+	if (len >= 4 && pread(fd, &magic, 4, 0) < 0)
 		return -errno;
+	l.bin = magic == FC_BIN_MAGIC;
+	if (len && (!l.bin || h->digest)) {
+		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
+			   fd, 0);
+		if (map == MAP_FAILED)
+			return -errno;
+	}
 	r = add_file_name(d, use);
 	if (r >= 0) {
-		struct fc_load l = {
-			.h = h, .d = d, .prefix = prefix, .path = use, .file = r,
-		};
-		uint32_t magic = 0;
-
-		if (len >= 4)
-			memcpy(&magic, map, 4);
-		if (magic == FC_BIN_MAGIC) {
-			l.bin = true;
-			r = fc_parse_bin(&l, map, len);
-		}
+		l.file = r;
+		if (l.bin)
+			r = map ? fc_parse_bin(&l, -1, map, len) :
+				  fc_parse_bin(&l, fd, NULL, len);
 		else
 			r = fc_parse_text(&l, map ? map : "", len);
 	}
@@ -119,8 +131,6 @@ static int process_file(struct selabel_handle *h, struct fc_data *d,
 		if (r >= 0 || r == -ENOMEM)
 			return r;
 		/* Forget what the failed attempt added. */
-		for (uint32_t j = nspec; j < d->nspec; j++)
-			fc_spec_free(&d->spec[j]);
 		d->nspec = nspec;
 		while (d->nfiles > nfiles)
 			free(d->files[--d->nfiles]);
@@ -239,6 +249,31 @@ static int check_dups(struct fc_data *d, uint32_t n, const char *path)
 	return -EINVAL;
 }
 
+/*
+ * An estimate of the specs the local files (.homedirs, .local) will add,
+ * for the spec array's first allocation: a text line takes at least 16
+ * bytes in practice (refpolicy: ~70), a compiled spec ~64 without its
+ * regex.  Too low only costs a copy of the array when it grows.
+ */
+static uint32_t extra_hint(const char *first)
+{
+	static const char *const sfx[] = { "homedirs", "local", "homedirs.bin",
+					   "local.bin" };
+	size_t n = 0;
+
+	for (size_t i = 0; i < ELEMENTSOF(sfx); i++) {
+		char p[PATH_MAX];
+		struct stat st;
+
+		if ((size_t)snprintf(p, sizeof(p), "%s.%s", first, sfx[i]) >=
+			    sizeof(p) ||
+		    stat(p, &st) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		n += st.st_size / (i < 2 ? 16 : 64);
+	}
+	return n > 1u << 20 ? 1u << 20 : n;
+}
+
 int lbl_file_open(struct selabel_handle *h, const struct selinux_opt *opts,
 		  unsigned int n)
 {
@@ -286,6 +321,9 @@ int lbl_file_open(struct selabel_handle *h, const struct selinux_opt *opts,
 	 * 3.4 reads only the first), or the policy's file_contexts. */
 	bool any = false;
 
+	if (!baseonly)
+		d->hint = extra_hint(first);
+
 	for (unsigned int i = 0; i < n && opts; i++) {
 		if (opts[i].type != SELABEL_OPT_PATH || !opts[i].value)
 			continue;
@@ -312,5 +350,7 @@ int lbl_file_open(struct selabel_handle *h, const struct selinux_opt *opts,
 				return r;
 		}
 	}
+	/* Later files are not interned against: the table goes. */
+	fc_intern_free(d);
 	return sort_specs(d);
 }
