@@ -1,0 +1,219 @@
+/* avc/has_perm.c: avc_has_perm(_noaudit), avc_compute_create/member. */
+#include <string.h>
+
+#include "internal.h"
+
+/* What a decision reads as before anything is known: all denied, all
+ * audited (so that a failed request is logged as a denial). */
+static void avd_init(struct av_decision *avd)
+{
+	avd->allowed = 0;
+	avd->decided = 0;
+	avd->auditallow = 0;
+	avd->auditdeny = 0xffffffff;
+	avd->seqno = cache_avc.latest_notif;
+	avd->flags = 0;
+}
+
+/*
+ * The decision for the triple, from the caller's reference, the cache or
+ * the security server, in aeref (AVC lock held on entry and on return;
+ * released while the server is asked, which may take a while).  1 when
+ * the server refused the request with EINVAL in permissive mode: then
+ * the established library answers "granted" without a decision.
+ */
+static int lookup_or_compute(security_id_t ssid, security_id_t tsid,
+			     security_class_t tclass,
+			     access_vector_t requested,
+			     struct avc_entry_ref *aeref)
+{
+	struct avc_entry *ae = aeref->ae;
+	struct av_decision fresh;
+	int r;
+
+	cache_avc.stats.entry_lookups++;
+	if (ae) {
+		if (ae->ssid == ssid && ae->tsid == tsid &&
+		    ae->tclass == tclass &&
+		    (ae->avd.decided & requested) == requested) {
+			cache_avc.stats.entry_hits++;
+			ae->used = 1;
+			return 0;
+		}
+		cache_avc.stats.entry_discards++;
+	}
+	cache_avc.stats.entry_misses++;
+	if (cache_lookup(ssid, tsid, tclass, requested, aeref) == 0)
+		return 0;
+
+	cache_unlock();
+	r = security_compute_av_flags_raw(ssid->ctx, tsid->ctx, tclass,
+					  requested, &fresh);
+	if (r < 0)
+		r = -errno;
+	cache_lock();
+	if (r == -EINVAL && !cache_get_enforcing())
+		return 1;
+	if (r < 0)
+		return r;
+	return cache_insert(ssid, tsid, tclass, &fresh, aeref);
+}
+
+static int has_perm_noaudit(security_id_t ssid, security_id_t tsid,
+			    security_class_t tclass, access_vector_t requested,
+			    struct avc_entry_ref *aeref,
+			    struct av_decision *avd)
+{
+	struct avc_entry_ref ref = {NULL};
+	struct av_decision local;
+	access_vector_t denied;
+	struct avc_entry *ae;
+	int r;
+
+	if (!avd)
+		avd = &local;
+	if (!aeref)
+		aeref = &ref;
+	/* The status page is how a policy load or setenforce reaches us,
+	 * unless a netlink thread or the caller's main loop handles them. */
+	if (!cache_avc.using_threads &&
+	    !__atomic_load_n(&cache_avc.app_main_loop, __ATOMIC_ACQUIRE))
+		(void)selinux_status_updated();
+
+	cache_lock();
+	avd_init(avd);
+	if (!cache_avc.running || !ssid || !tsid) {
+		cache_unlock();
+		return -EINVAL;
+	}
+	r = lookup_or_compute(ssid, tsid, tclass, requested, aeref);
+	if (r != 0) {
+		cache_unlock();
+		return r;
+	}
+	ae = aeref->ae;
+	*avd = ae->avd;
+	denied = requested & ~ae->avd.allowed;
+	/*
+	 * Permissive (the AVC's mode or the domain's flag): grant, and add
+	 * the permissions to the entry, so the caller's avd shows this one
+	 * denial (avc_has_perm logs it) and later requests pass silently.
+	 */
+	if (!requested || denied) {
+		if (!cache_get_enforcing() ||
+		    (ae->avd.flags & SELINUX_AVD_FLAGS_PERMISSIVE))
+			ae->avd.allowed |= requested;
+		else
+			r = -EACCES;
+	}
+	cache_unlock();
+	return r;
+}
+
+_public_ int avc_has_perm_noaudit(security_id_t ssid, security_id_t tsid,
+				  security_class_t tclass,
+				  access_vector_t requested,
+				  struct avc_entry_ref *aeref,
+				  struct av_decision *avd)
+{
+	int r = has_perm_noaudit(ssid, tsid, tclass, requested, aeref, avd);
+
+	if (r == 1) {
+		errno = 0;
+		return 0;
+	}
+	return RET_ERRNO(r);
+}
+
+_public_ int avc_has_perm(security_id_t ssid, security_id_t tsid,
+			  security_class_t tclass, access_vector_t requested,
+			  struct avc_entry_ref *aeref, void *auditdata)
+{
+	struct av_decision avd;
+	int r, saved;
+
+	r = avc_has_perm_noaudit(ssid, tsid, tclass, requested, aeref, &avd);
+	saved = errno;
+	avc_audit(ssid, tsid, tclass, requested, &avd, r, auditdata);
+	errno = saved;
+	return r;
+}
+
+static int compute_create(security_id_t ssid, security_id_t tsid,
+			  security_class_t tclass, security_id_t *newsid)
+{
+	struct avc_entry_ref ref = {NULL};
+	_cleanup_free_ char *con = NULL;
+	struct av_decision avd;
+	security_id_t sid;
+	int r;
+
+	if (!cache_avc.running || !ssid || !tsid)
+		return -EINVAL;
+	/* The answer is kept in the triple's cache entry; make one. */
+	cache_lock();
+	if (cache_lookup(ssid, tsid, tclass, 0, &ref) < 0) {
+		cache_unlock();
+		if (security_compute_av_flags_raw(ssid->ctx, tsid->ctx, tclass,
+						  0, &avd) < 0)
+			return -errno;
+		cache_lock();
+		r = cache_insert(ssid, tsid, tclass, &avd, &ref);
+		if (r < 0) {
+			cache_unlock();
+			return r;
+		}
+	}
+	if (ref.ae->create_sid) {
+		*newsid = ref.ae->create_sid;
+		cache_unlock();
+		return 0;
+	}
+	cache_unlock();
+
+	if (security_compute_create_raw(ssid->ctx, tsid->ctx, tclass, &con) <
+	    0)
+		return -errno;
+	cache_lock();
+	r = cache_sid_lookup(con, &sid);
+	/* The entry may have been reclaimed or flushed meanwhile. */
+	if (r == 0 && ref.ae->ssid == ssid && ref.ae->tsid == tsid &&
+	    ref.ae->tclass == tclass)
+		ref.ae->create_sid = sid;
+	cache_unlock();
+	if (r < 0)
+		return r;
+	*newsid = sid;
+	return 0;
+}
+
+_public_ int avc_compute_create(security_id_t ssid, security_id_t tsid,
+				security_class_t tclass, security_id_t *newsid)
+{
+	*newsid = NULL;
+	return RET_ERRNO(compute_create(ssid, tsid, tclass, newsid));
+}
+
+static int compute_member(security_id_t ssid, security_id_t tsid,
+			  security_class_t tclass, security_id_t *newsid)
+{
+	_cleanup_free_ char *con = NULL;
+	int r;
+
+	if (!cache_avc.running || !ssid || !tsid)
+		return -EINVAL;
+	if (security_compute_member_raw(ssid->ctx, tsid->ctx, tclass, &con) <
+	    0)
+		return -errno;
+	cache_lock();
+	r = cache_sid_lookup(con, newsid);
+	cache_unlock();
+	return r;
+}
+
+_public_ int avc_compute_member(security_id_t ssid, security_id_t tsid,
+				security_class_t tclass, security_id_t *newsid)
+{
+	*newsid = NULL;
+	return RET_ERRNO(compute_member(ssid, tsid, tclass, newsid));
+}

@@ -1,0 +1,177 @@
+/* avc/: the userspace AVC, its SID table, the status page and netlink. */
+#ifndef SELINUX_AVC_INTERNAL_H
+#define SELINUX_AVC_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <selinux/avc.h>
+#include <selinux/selinux.h>
+
+#include "../compute/internal.h"
+
+/*
+ * Helpers return >= 0 or -errno and leave errno alone, as in the lower
+ * layers.  The prefix of this layer is cache_.
+ *
+ * The AVC is one per process (the ABI has no handle), so its state is one
+ * structure, cache_avc, defined in avc.c.  Which lock guards what:
+ *
+ *   cache_life     (a static mutex) serialises avc_init/avc_open/
+ *                  avc_destroy, and guards running and the callbacks
+ *                  chosen at init (mem, log, lock, thread, prefix).
+ *   the AVC lock   (cache_lock()/cache_unlock(): the caller's lock
+ *                  callbacks if avc_init got them, else a mutex of ours)
+ *                  guards the SID table, the cache, its statistics,
+ *                  latest_notif, the event callback list and enforcing.
+ *
+ * The init-time fields are written only by avc_init and avc_destroy, which
+ * the caller must not run concurrently with other AVC calls (as with any
+ * destructor); readers then use them without cache_life.
+ */
+
+/* The established library's sizes; avc_av_stats()/avc_sid_stats() print
+ * the slot counts. */
+#define CACHE_SLOTS 512
+#define CACHE_MAXNODES 410
+#define CACHE_RECLAIM 16
+#define CACHE_SIDTAB_SLOTS 128
+#define CACHE_PREFIX_SIZE 16
+
+struct avc_entry {
+	security_id_t ssid;
+	security_id_t tsid;
+	security_class_t tclass;
+	struct av_decision avd;
+	/* avc_compute_create's answer for this triple, or NULL. */
+	security_id_t create_sid;
+	/* Set on use, cleared by the reclaim scan (second chance). */
+	int used;
+};
+
+/* A cache node; ae first, so an avc_entry_ref points at the node. */
+struct cache_node {
+	struct avc_entry ae;
+	struct cache_node *next;
+};
+
+struct cache_sid {
+	struct security_id sid;
+	struct cache_sid *next;
+};
+
+struct cache_event_cb {
+	int (*fn)(uint32_t event, security_id_t ssid, security_id_t tsid,
+		  security_class_t tclass, access_vector_t perms,
+		  access_vector_t *out_retained);
+	uint32_t events;
+	security_id_t ssid, tsid;
+	security_class_t tclass;
+	access_vector_t perms;
+	struct cache_event_cb *next;
+};
+
+struct cache_state {
+	/* guarded by cache_life */
+	bool running;
+	char prefix[CACHE_PREFIX_SIZE];
+	struct avc_memory_callback mem;
+	struct avc_log_callback log;
+	struct avc_thread_callback thread;
+	struct avc_lock_callback lockcb;
+	void *lock;		/* the caller's lock, from func_alloc_lock */
+	void *netlink_thread;	/* from func_create_thread */
+	bool using_threads;
+
+	/* guarded by the AVC lock */
+	struct cache_node *slots[CACHE_SLOTS];
+	struct cache_node *freelist;
+	unsigned active_nodes;
+	unsigned allocated_nodes;
+	unsigned lru_hint;
+	uint32_t latest_notif;
+	struct avc_cache_stats stats;
+	struct cache_sid *sids[CACHE_SIDTAB_SLOTS];
+	unsigned nsids;
+	struct cache_event_cb *callbacks;
+
+	/* atomics: read without the lock by the status code */
+	int enforcing;		/* the AVC's mode; 1 before avc_open */
+	bool setenforce_fixed;	/* AVC_OPT_SETENFORCE given */
+	bool app_main_loop;	/* avc_netlink_acquire_fd() in force */
+};
+
+extern struct cache_state cache_avc;
+extern pthread_mutex_t cache_life;
+
+/* avc.c */
+void cache_lock(void);
+void cache_unlock(void);
+void *cache_malloc(size_t size);
+void cache_free(void *p);
+/*
+ * Log through avc_init's func_log if there is one, else core_log(type).
+ * The message is formatted once; errno is preserved.
+ */
+void cache_log(int type, const char *fmt, ...) _printf_(2, 3);
+int cache_get_enforcing(void);
+
+/* sidtab.c (AVC lock held) */
+int cache_sid_lookup(const char *ctx, security_id_t *sid);
+void cache_sid_destroy(void);
+/* Fill buf with avc_sid_stats()'s message. */
+void cache_sid_stats(char *buf, size_t size);
+
+/* cache.c (AVC lock held unless noted) */
+/*
+ * The entry for the triple whose decided vector covers requested, into
+ * aeref; -ENOENT on a miss.  Counts cav_* statistics.
+ */
+int cache_lookup(security_id_t ssid, security_id_t tsid,
+		 security_class_t tclass, access_vector_t requested,
+		 struct avc_entry_ref *aeref);
+/*
+ * Enter a decision for the triple (replacing an entry of the triple) and
+ * point aeref at it.  -EAGAIN when avd's seqno predates the latest policy
+ * load notified; -ENOMEM.
+ */
+int cache_insert(security_id_t ssid, security_id_t tsid,
+		 security_class_t tclass, const struct av_decision *avd,
+		 struct avc_entry_ref *aeref);
+/* Move every node to the free list and zero the statistics. */
+void cache_flush(void);
+/* Free every node (avc_destroy). */
+void cache_free_nodes(void);
+/* The numbers of avc_av_stats(). */
+void cache_chain_stats(unsigned *used, unsigned *longest);
+
+/* callback.c */
+/*
+ * Call the AVC_CALLBACK_RESET callbacks (no lock held): 0, or the first
+ * failing callback's return value with its errno in *err.
+ */
+int cache_notify_reset_rc(int *err);
+void cache_free_callbacks(void);
+
+/* reset.c */
+/* avc_reset's work, returning 0 or -errno (the first callback's). */
+int cache_reset(void);
+/* The same, then latest_notif = max(latest_notif, seqno). */
+int cache_ss_reset(uint32_t seqno);
+
+/* events.c: what a notification (status page or netlink) does. */
+int cache_process_setenforce(int enforcing);
+int cache_process_policyload(uint32_t seqno);
+
+/* status.c */
+/* netlink.c tells the fallback status of each notification. */
+void cache_status_fallback_event(int type, uint32_t value);
+/* Whether the status page (not the fallback) is open. */
+bool cache_status_mapped(void);
+
+/* netlink.c */
+/* The socket's fd, or -1. */
+int cache_netlink_fd(void);
+
+#endif
