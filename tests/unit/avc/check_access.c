@@ -1,0 +1,127 @@
+/* Suite avc_check_access: selinux_check_access and the passwd checks. */
+#include "avc_fixture.h"
+
+static void setup(void)
+{
+	avx_tree();
+	avx_capture_log();
+	/* enabled means a selinuxfs and a config file */
+	fx_config_root();
+	fx_writes("etc/selinux/config", "SELINUX=enforcing\n");
+	fx_config_root();
+}
+
+static void teardown(void)
+{
+	avc_destroy();
+	avx_untree();
+}
+
+START_TEST(test_selinux_check_access_granted)
+{
+	avx_answer("access", "7 ffffffff 0 ffffffff 1 0");
+	ck_assert_int_eq(selinux_check_access("a:b:c", "d:e:f", "file", "read",
+					      NULL),
+			 0);
+	/* the second question is the cache's */
+	ck_assert_int_eq(selinux_check_access("a:b:c", "d:e:f", "file", "open",
+					      NULL),
+			 0);
+}
+END_TEST
+
+START_TEST(test_selinux_check_access_denied)
+{
+	avx_answer("access", "1 ffffffff 0 ffffffff 1 0");
+	errno = 0;
+	ck_assert_int_eq(selinux_check_access("a:b:c", "d:e:f", "file",
+					      "write", NULL),
+			 -1);
+	ck_assert_int_eq(errno, EACCES);
+	ck_assert_str_eq(avx_log, "avc:  denied  { write } for  scontext=a:b:c "
+				  "tcontext=d:e:f tclass=file permissive=0\n");
+}
+END_TEST
+
+START_TEST(test_selinux_check_access_unknown_class_denied)
+{
+	errno = 0;
+	ck_assert_int_eq(selinux_check_access("a:b:c", "d:e:f", "nope", "read",
+					      NULL),
+			 -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_str_eq(avx_log, "Unknown class nope");
+}
+END_TEST
+
+START_TEST(test_selinux_check_access_unknown_perm_allowed)
+{
+	fx_writes("selinuxfs/deny_unknown", "0");
+	ck_assert_int_eq(selinux_check_access("a:b:c", "d:e:f", "file", "nope",
+					      NULL),
+			 0);
+	ck_assert_str_eq(avx_log, "Unknown permission nope for class file");
+}
+END_TEST
+
+START_TEST(test_selinux_check_access_disabled)
+{
+	unlink(fx_path("etc/selinux/config"));
+	fx_config_root();
+	/* nothing queued, no status page needed: disabled allows all */
+	unlink(fx_path("selinuxfs/status"));
+	ck_assert_int_eq(selinux_check_access("a:b:c", "d:e:f", "file",
+					      "write", NULL),
+			 0);
+}
+END_TEST
+
+START_TEST(test_selinux_check_passwd_access_no_prev_enforcing)
+{
+	/* this host has no /proc/self/attr/prev to read: a denial */
+	fx_proc_root();
+	ck_assert_int_eq(selinux_check_passwd_access(1), -1);
+	ck_assert_int_eq(checkPasswdAccess(1), -1);
+}
+END_TEST
+
+START_TEST(test_selinux_check_passwd_access_permissive)
+{
+	fx_proc_root();
+	fx_writes("selinuxfs/enforce", "0");
+	ck_assert_int_eq(selinux_check_passwd_access(1), 0);
+}
+END_TEST
+
+START_TEST(test_selinux_check_passwd_access_granted)
+{
+	char rel[128];
+
+	fx_proc_root();
+	snprintf(rel, sizeof(rel), "proc/thread-self/attr/prev");
+	fx_writes(rel, "a:b:c");
+	fx_writes("selinuxfs/class/passwd/index", "9");
+	fx_writes("selinuxfs/class/passwd/perms/passwd", "1");
+	avx_answer("access", "1 ffffffff 0 ffffffff 1 0");
+	ck_assert_int_eq(selinux_check_passwd_access(1), 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("avc_check_access");
+	TCase *tc;
+
+	tc = avx_tcase(s, "selinux_check_access", setup, teardown);
+	tcase_add_test(tc, test_selinux_check_access_granted);
+	tcase_add_test(tc, test_selinux_check_access_denied);
+	tcase_add_test(tc, test_selinux_check_access_unknown_class_denied);
+	tcase_add_test(tc, test_selinux_check_access_unknown_perm_allowed);
+	tcase_add_test(tc, test_selinux_check_access_disabled);
+
+	tc = avx_tcase(s, "selinux_check_passwd_access", setup, teardown);
+	tcase_add_test(tc, test_selinux_check_passwd_access_no_prev_enforcing);
+	tcase_add_test(tc, test_selinux_check_passwd_access_permissive);
+	tcase_add_test(tc, test_selinux_check_passwd_access_granted);
+	return avx_run(s);
+}
