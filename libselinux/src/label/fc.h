@@ -60,6 +60,8 @@ struct fc_node {
 	uint32_t depth; /* length of the prefix this node stands for */
 	uint32_t nchild;
 	struct fc_node **child; /* sorted by label[0] */
+	uint8_t *keys; /* keys[i] == child[i]->label[0], searched without
+			* a pointer to chase per step */
 	uint32_t *specs; /* spec indices, highest first */
 	uint32_t nspecs, aspecs;
 	/* The combined regex of the node's specs, built on first use under
@@ -81,12 +83,18 @@ struct fc_chunk {
 	char mem[];
 };
 
+/* A slot of fc_data.itab: s == NULL when free. */
+struct fc_istr {
+	char *s;
+	uint32_t len, hash;
+};
+
 struct fc_data {
 	struct fc_chunk *arena;
 	/* While the handle is being opened: each distinct context once
 	 * (refpolicy: ~1900 distinct in ~5600 specs), so that specs share
 	 * their ctx strings.  Open addressing; NULL slots are free. */
-	char **itab;
+	struct fc_istr *itab;
 	uint32_t imask, icount;
 	struct fc_spec *spec; /* sorted: regex specs, then literal ones */
 	uint32_t nspec, aspec;
@@ -180,6 +188,8 @@ struct fc_load {
  * read so far and reports success. */
 #define FC_STOP 1
 int fc_parse_text(struct fc_load *l, const char *buf, size_t len);
+/* The same, read from fd (size bytes from its offset). */
+int fc_parse_text_fd(struct fc_load *l, int fd, size_t size);
 /* Room for more specs in d->spec; 0 or -errno. */
 int fc_reserve(struct fc_data *d, size_t more);
 /* Room for more specs and for bytes of their strings: for the first

@@ -93,6 +93,7 @@ static void node_free(struct fc_node *n)
 	for (uint32_t i = 0; i < n->nchild; i++)
 		node_free(n->child[i]);
 	free(n->child);
+	free(n->keys);
 	free(n->specs);
 	pcre2_code_free(n->code);
 	free(n);
@@ -106,7 +107,7 @@ static struct fc_node *node_child(const struct fc_node *n, uint8_t c,
 
 	while (lo < hi) {
 		uint32_t mid = (lo + hi) / 2;
-		uint8_t m = n->child[mid]->label[0];
+		uint8_t m = n->keys[mid];
 
 		if (m == c) {
 			*pos = mid;
@@ -124,11 +125,18 @@ static struct fc_node *node_child(const struct fc_node *n, uint8_t c,
 static int node_add_child(struct fc_node *n, uint32_t pos, struct fc_node *c)
 {
 	struct fc_node **nc = realloc(n->child, (n->nchild + 1) * sizeof(*nc));
+	uint8_t *nk;
 
 	if (!nc)
 		return -ENOMEM;
 	n->child = nc;
+	nk = realloc(n->keys, n->nchild + 1);
+	if (!nk)
+		return -ENOMEM;
+	n->keys = nk;
 	memmove(nc + pos + 1, nc + pos, (n->nchild - pos) * sizeof(*nc));
+	memmove(nk + pos + 1, nk + pos, n->nchild - pos);
+	nk[pos] = c->label[0];
 	nc[pos] = c;
 	n->nchild++;
 	return 0;
@@ -186,7 +194,10 @@ static int trie_insert(struct fc_node *root, const char *s, uint32_t len,
 		if (!mid)
 			return -ENOMEM;
 		mid->child = malloc(sizeof(*mid->child));
-		if (!mid->child) {
+		mid->keys = malloc(1);
+		if (!mid->child || !mid->keys) {
+			free(mid->child);
+			free(mid->keys);
 			free(mid);
 			return -ENOMEM;
 		}
@@ -194,6 +205,7 @@ static int trie_insert(struct fc_node *root, const char *s, uint32_t len,
 		mid->nchild = 1;
 		c->label += k;
 		c->label_len -= k;
+		mid->keys[0] = c->label[0];
 		n->child[pos] = mid;
 		n = mid;
 		p += k;

@@ -59,20 +59,19 @@ char *fc_strndup(struct fc_data *d, const char *s, size_t n)
 static int intern_grow(struct fc_data *d)
 {
 	uint32_t size = d->itab ? (d->imask + 1) * 2 : 1024;
-	char **t = calloc(size, sizeof(*t));
+	struct fc_istr *t = calloc(size, sizeof(*t));
 
 	if (!t)
 		return -ENOMEM;
 	for (uint32_t i = 0; d->itab && i <= d->imask; i++) {
-		char *e = d->itab[i];
 		uint32_t b;
 
-		if (!e)
+		if (!d->itab[i].s)
 			continue;
-		b = fc_hash(e, strlen(e)) & (size - 1);
-		while (t[b])
+		b = d->itab[i].hash & (size - 1);
+		while (t[b].s)
 			b = (b + 1) & (size - 1);
-		t[b] = e;
+		t[b] = d->itab[i];
 	}
 	free(d->itab);
 	d->itab = t;
@@ -82,23 +81,25 @@ static int intern_grow(struct fc_data *d)
 
 char *fc_intern(struct fc_data *d, const char *s, size_t n)
 {
-	uint32_t b;
-	char *e;
+	uint32_t h = fc_hash(s, n), b;
+	struct fc_istr *e;
 
-	/* At most half full, so probes stay short and end at a NULL. */
+	/* At most half full, so probes stay short and end at a free slot. */
 	if ((d->icount + 1) * 2 > (d->itab ? d->imask + 1 : 0) &&
 	    intern_grow(d) < 0)
 		return NULL;
-	for (b = fc_hash(s, n) & d->imask; (e = d->itab[b]);
-	     b = (b + 1) & d->imask)
-		if (!strncmp(e, s, n) && !e[n])
-			return e;
-	e = fc_strndup(d, s, n);
-	if (!e)
+	for (b = h & d->imask; (e = &d->itab[b])->s; b = (b + 1) & d->imask)
+		if (e->hash == h && e->len == n && !memcmp(e->s, s, n))
+			return e->s;
+	if (n > UINT32_MAX)
+		return fc_strndup(d, s, n); /* not worth sharing */
+	e->s = fc_strndup(d, s, n);
+	if (!e->s)
 		return NULL;
-	d->itab[b] = e;
+	e->len = n;
+	e->hash = h;
 	d->icount++;
-	return e;
+	return e->s;
 }
 
 void fc_intern_free(struct fc_data *d)

@@ -182,20 +182,14 @@ static const char *field(const char **p, const char *end, size_t *len)
 	return s;
 }
 
-int fc_parse_text(struct fc_load *l, const char *buf, size_t len)
+/* Parse the lines of [buf, buf + len), the first being *lineno + 1: all
+ * complete but the file's last, which may lack its newline. */
+static int parse_lines(struct fc_load *l, const char *buf, size_t len,
+		       uint32_t *linep)
 {
 	const char *p = buf, *end = buf + len;
 	bool has_nul = memchr(buf, '\0', len) != NULL;
-	uint32_t lineno = 0;
-	size_t lines = 1;
-
-	/* One array of the right size up front: growing it by doubling
-	 * costs a copy and fresh pages (page faults) at every step. */
-	for (const char *q = buf; (q = memchr(q, '\n', end - q)); q++)
-		lines++;
-	/* The regexes and contexts copied take at most the file's size. */
-	if (fc_prepare(l->d, lines, len + 1) < 0)
-		return -ENOMEM;
+	uint32_t lineno = *linep;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
@@ -241,5 +235,81 @@ int fc_parse_text(struct fc_load *l, const char *buf, size_t len)
 		if (r < 0)
 			return r;
 	}
+	*linep = lineno;
 	return 0;
+}
+
+int fc_parse_text(struct fc_load *l, const char *buf, size_t len)
+{
+	uint32_t lineno = 0;
+	size_t lines = 1;
+
+	/* One array of the right size up front: growing it by doubling
+	 * costs a copy and fresh pages (page faults) at every step. */
+	for (const char *q = buf; (q = memchr(q, '\n', buf + len - q)); q++)
+		lines++;
+	/* The regexes and contexts copied take at most the file's size. */
+	if (fc_prepare(l->d, lines, len + 1) < 0)
+		return -ENOMEM;
+	return parse_lines(l, buf, len, &lineno);
+}
+
+/*
+ * The same from fd, of size bytes, read through a small buffer a few
+ * complete lines at a time: mapping the file costs more (setting up and
+ * tearing down its page table entries; refpolicy's is 320 KiB) and
+ * reading it whole would fault in as many fresh pages.  The spec count
+ * is not known before the end: the array is sized for a line every 32
+ * bytes (refpolicy: one every 62) and grows if that is not enough.
+ */
+#define TEXT_BUF 65536
+
+int fc_parse_text_fd(struct fc_load *l, int fd, size_t size)
+{
+	size_t cap = size < TEXT_BUF ? size + 1 : TEXT_BUF, have = 0;
+	uint64_t left = size;
+	_cleanup_free_ char *buf = malloc(cap);
+	uint32_t lineno = 0;
+	int r;
+
+	if (!buf)
+		return -ENOMEM;
+	if (fc_prepare(l->d, size / 32 + 64, size + 1) < 0)
+		return -ENOMEM;
+	for (;;) {
+		size_t want = cap - have;
+		const char *last;
+		ssize_t k;
+
+		if (want > left)
+			want = left;
+		k = want ? read(fd, buf + have, want) : 0;
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0) /* the end: the last line needs no newline */
+			return have ? parse_lines(l, buf, have, &lineno) : 0;
+		have += k;
+		left -= k;
+		last = memrchr(buf, '\n', have);
+		if (!last) {
+			if (have == cap) {
+				/* A line longer than the buffer. */
+				char *nb = realloc(buf, cap * 2);
+
+				if (!nb)
+					return -ENOMEM;
+				buf = nb;
+				cap *= 2;
+			}
+			continue;
+		}
+		k = last + 1 - buf;
+		r = parse_lines(l, buf, k, &lineno);
+		if (r < 0)
+			return r;
+		memmove(buf, buf + k, have - k);
+		have -= k;
+	}
 }

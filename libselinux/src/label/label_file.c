@@ -48,10 +48,9 @@ static int add_file_name(struct fc_data *d, const char *path)
 }
 
 /*
- * Load one file (text, or compiled if it starts with the magic).  Text is
- * mapped: the specs' strings are copied out of it.  A compiled file is
- * read through a small buffer (see fc_bin.c), unless the digest needs
- * all of it.
+ * Load one file (text, or compiled if it starts with the magic), read
+ * through a small buffer (see fc_parse_text_fd and fc_bin.c), unless the
+ * digest needs all of it: then it is mapped.
  */
 static int load_one(struct selabel_handle *h, struct fc_data *d,
 		    const char *use, const char *prefix)
@@ -75,7 +74,7 @@ static int load_one(struct selabel_handle *h, struct fc_data *d,
 	if (len >= 4 && pread(fd, &magic, 4, 0) < 0)
 		return -errno;
 	l.bin = magic == FC_BIN_MAGIC;
-	if (len && (!l.bin || h->digest)) {
+	if (len && h->digest) {
 		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
 			   fd, 0);
 		if (map == MAP_FAILED)
@@ -87,8 +86,10 @@ static int load_one(struct selabel_handle *h, struct fc_data *d,
 		if (l.bin)
 			r = map ? fc_parse_bin(&l, -1, map, len) :
 				  fc_parse_bin(&l, fd, NULL, len);
-		else
+		else if (map || !len)
 			r = fc_parse_text(&l, map ? map : "", len);
+		else
+			r = fc_parse_text_fd(&l, fd, len);
 	}
 	if (r >= 0 && h->digest)
 		r = lbl_digest_add(h->digest, use, map, len);
