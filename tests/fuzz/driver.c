@@ -163,5 +163,9 @@ int main(int argc, char **argv)
 		total++;
 	}
 	printf("%zu inputs run\n", total);
+	for (int i = 0; i < nseed; i++)
+		free(seed[i]);
+	free(seed);
+	free(slen);
 	return 0;
 }

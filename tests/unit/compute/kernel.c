@@ -171,7 +171,8 @@ START_TEST(test_security_validatetrans_request)
 						    "n:r:t"),
 			 0);
 	got = fx_read("selinuxfs/validatetrans", NULL);
-	ck_assert_str_eq(got, "o:r:t n:r:t k:r:t 6");
+	/* the kernel's "%s %s %hu %s": old, new, class, task (tests/vm) */
+	ck_assert_str_eq(got, "o:r:t k:r:t 6 n:r:t");
 	free(got);
 }
 END_TEST
