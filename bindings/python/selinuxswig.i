@@ -20,11 +20,11 @@
  *
  * Only functions libselinux.so.1 exports are declared here: SWIG would
  * otherwise leave an undefined symbol in _selinux and the import would
- * fail.  The AVC, selinux_status_*, selinux_restorecon*, the login layer
- * (get_ordered_context_list, getseuserbyname ...), selinux_check_access and
- * friends are not exported yet; add them here when they are (the
- * 'bindings' test suite lists the reference module's functions that the
- * library exports and this module lacks).
+ * fail.  selinux_restorecon*, the login layer (get_ordered_context_list,
+ * getseuserbyname ...), setexecfilecon, is_context_customizable and
+ * selinux_raw_context_to_color are not exported yet; add them here when
+ * they are (the 'bindings' suite's interface test fails for a function of
+ * the reference module that the library exports and this module lacks).
  *
  * Parameter names are the established module's (they are the keyword
  * names of the Python wrappers), not always our headers'.
@@ -40,6 +40,7 @@
 #include <selinux/context.h>
 #include <selinux/label.h>
 #include <selinux/get_default_type.h>
+#include <selinux/avc.h>
 %}
 
 /* The pure-Python helpers go to the top of the generated __init__.py. */
@@ -116,6 +117,56 @@ typedef struct {
 } context_s_t;
 
 typedef context_s_t *context_t;
+
+/* avc.h */
+struct security_id {
+	char *ctx;
+	unsigned int refcnt;
+};
+typedef struct security_id *security_id_t;
+
+struct avc_entry;
+struct avc_entry_ref {
+	struct avc_entry *ae;
+};
+
+struct avc_memory_callback {
+	void *(*func_malloc)(size_t size);
+	void (*func_free)(void *ptr);
+};
+
+struct avc_log_callback {
+	void (*func_log)(const char *fmt, ...);
+	void (*func_audit)(void *auditdata, security_class_t cls,
+			   char *msgbuf, size_t msgbufsize);
+};
+
+struct avc_thread_callback {
+	void *(*func_create_thread)(void (*run)(void));
+	void (*func_stop_thread)(void *thread);
+};
+
+struct avc_lock_callback {
+	void *(*func_alloc_lock)(void);
+	void (*func_get_lock)(void *lock);
+	void (*func_release_lock)(void *lock);
+	void (*func_free_lock)(void *lock);
+};
+
+/*
+ * Only the structure: the established module has no avc_cache_stats()
+ * function (the class takes its name).
+ */
+struct avc_cache_stats {
+	unsigned entry_lookups;
+	unsigned entry_hits;
+	unsigned entry_misses;
+	unsigned entry_discards;
+	unsigned cav_lookups;
+	unsigned cav_hits;
+	unsigned cav_probes;
+	unsigned cav_misses;
+};
 
 /* ------------------------------------------------------------------ */
 /* Typemaps                                                           */
@@ -214,6 +265,33 @@ typedef context_s_t *context_t;
 	if (!list)
 		SWIG_fail;
 	$result = SWIG_Python_AppendOutput($result, list);
+}
+
+/*
+ * A SID out of avc_context_to_sid() and avc_get_initial_sid(): returned,
+ * a security_id proxy that does not own it (SIDs live until
+ * avc_destroy()).
+ */
+%typemap(in, numinputs=0) security_id_t *sid (security_id_t temp = NULL) {
+	$1 = &temp;
+}
+%typemap(argout) security_id_t *sid {
+	$result = SWIG_Python_AppendOutput($result,
+		SWIG_NewPointerObj(*$1, $*1_descriptor, 0));
+}
+
+/*
+ * avc_compute_create/member's newsid: not passed, and not returned either,
+ * as in the established module (whose callers get only the result).
+ */
+%typemap(in, numinputs=0) security_id_t *newsid (security_id_t temp = NULL) {
+	$1 = &temp;
+}
+
+/* The audit data of avc_has_perm(), avc_audit(), selinux_check_access():
+ * not passed from Python (NULL), as in the established module. */
+%typemap(in, numinputs=0) void *auditdata {
+	$1 = NULL;
 }
 
 /* An int result parameter (selinux_getenforcemode's enforce ...). */
@@ -325,7 +403,7 @@ enum selabel_cmp_result {
 
 /*
  * Constants of headers this tree does not have yet (get_context_list.h,
- * avc.h, restorecon.h): part of the established module's interface, and
+ * restorecon.h), and avc.h's: part of the established module's interface, and
  * scripts test them even where the functions are missing.  The values
  * are those of the ABI.
  */
@@ -572,6 +650,60 @@ extern int selinux_file_context_cmp(const char *a, const char *b);
 extern int selinux_file_context_verify(const char *path, mode_t mode);
 extern int selinux_lsetfilecon_default(const char *path);
 extern void selinux_reset_config(void);
+
+extern int selinux_check_access(const char *scon, const char *tcon,
+				const char *tclass, const char *perm,
+				void *auditdata);
+extern int selinux_check_passwd_access(access_vector_t requested);
+extern int checkPasswdAccess(access_vector_t requested);
+
+/* ------------------------------------------------------------------ */
+/* Functions (avc.h)                                                  */
+/* ------------------------------------------------------------------ */
+
+extern int avc_sid_to_context(security_id_t sid, char **ctx);
+extern int avc_sid_to_context_raw(security_id_t sid, char **ctx);
+extern int avc_context_to_sid(const char *ctx, security_id_t *sid);
+extern int avc_context_to_sid_raw(const char *ctx, security_id_t *sid);
+extern int sidget(security_id_t sid);
+extern int sidput(security_id_t sid);
+extern int avc_get_initial_sid(const char *name, security_id_t *sid);
+extern int avc_init(const char *msgprefix,
+		    const struct avc_memory_callback *mem_callbacks,
+		    const struct avc_log_callback *log_callbacks,
+		    const struct avc_thread_callback *thread_callbacks,
+		    const struct avc_lock_callback *lock_callbacks);
+extern int avc_open(struct selinux_opt *opts, unsigned nopts);
+extern void avc_cleanup(void);
+extern int avc_reset(void);
+extern void avc_destroy(void);
+extern int avc_has_perm_noaudit(security_id_t ssid, security_id_t tsid,
+				security_class_t tclass,
+				access_vector_t requested,
+				struct avc_entry_ref *aeref,
+				struct av_decision *avd);
+extern int avc_has_perm(security_id_t ssid, security_id_t tsid,
+			security_class_t tclass, access_vector_t requested,
+			struct avc_entry_ref *aeref, void *auditdata);
+extern void avc_audit(security_id_t ssid, security_id_t tsid,
+		      security_class_t tclass, access_vector_t requested,
+		      struct av_decision *avd, int result, void *auditdata);
+extern int avc_compute_create(security_id_t ssid, security_id_t tsid,
+			      security_class_t tclass, security_id_t *newsid);
+extern int avc_compute_member(security_id_t ssid, security_id_t tsid,
+			      security_class_t tclass, security_id_t *newsid);
+extern void avc_av_stats(void);
+extern void avc_sid_stats(void);
+extern int avc_netlink_open(int blocking);
+extern void avc_netlink_loop(void);
+extern void avc_netlink_close(void);
+
+extern int selinux_status_open(int fallback);
+extern void selinux_status_close(void);
+extern int selinux_status_updated(void);
+extern int selinux_status_getenforce(void);
+extern int selinux_status_policyload(void);
+extern int selinux_status_deny_unknown(void);
 
 /* ------------------------------------------------------------------ */
 /* Functions (context.h): parameters unnamed, as in the reference     */
