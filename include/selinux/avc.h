@@ -66,14 +66,14 @@ extern int avc_context_to_sid_raw(const char *ctx, security_id_t *sid);
  */
 extern int sidget(security_id_t sid)
 #ifdef __GNUC__
-	__attribute__((deprecated))
+    __attribute__((deprecated))
 #endif
-	;
+    ;
 extern int sidput(security_id_t sid)
 #ifdef __GNUC__
-	__attribute__((deprecated))
+    __attribute__((deprecated))
 #endif
-	;
+    ;
 
 /*
  * The SID of the kernel's initial SID called name ("kernel", "unlabeled"
@@ -114,15 +114,15 @@ struct avc_log_callback {
 	/* Log a printf-style message (no message type is passed). */
 	void
 #ifdef __GNUC__
-		__attribute__((format(printf, 1, 2)))
+	    __attribute__((format(printf, 1, 2)))
 #endif
-		(*func_log)(const char *fmt, ...);
+	    (*func_log)(const char *fmt, ...);
 	/*
 	 * Write a description of auditdata (for class cls) into msgbuf, at
 	 * most msgbufsize bytes; it is inserted in the denial message.
 	 */
-	void (*func_audit)(void *auditdata, security_class_t cls,
-			   char *msgbuf, size_t msgbufsize);
+	void (*func_audit)(void *auditdata, security_class_t cls, char *msgbuf,
+			   size_t msgbufsize);
 };
 
 /*
@@ -175,9 +175,9 @@ extern int avc_init(const char *msgprefix,
 		    const struct avc_thread_callback *thread_callbacks,
 		    const struct avc_lock_callback *lock_callbacks)
 #ifdef __GNUC__
-	__attribute__((deprecated("Use avc_open and selinux_set_callback")))
+    __attribute__((deprecated("Use avc_open and selinux_set_callback")))
 #endif
-	;
+    ;
 
 /*
  * avc_init() with prefix "avc" and the selinux_set_callback() callbacks;
@@ -278,15 +278,12 @@ extern int avc_compute_member(security_id_t ssid, security_id_t tsid,
  * mode); it is called with all other arguments 0 and no AVC lock held.
  * Callbacks last until avc_destroy().  -1 with ENOMEM.
  */
-extern int avc_add_callback(int (*callback)(uint32_t event,
-					    security_id_t ssid,
-					    security_id_t tsid,
-					    security_class_t tclass,
-					    access_vector_t perms,
-					    access_vector_t *out_retained),
-			    uint32_t events, security_id_t ssid,
-			    security_id_t tsid, security_class_t tclass,
-			    access_vector_t perms);
+extern int avc_add_callback(
+    int (*callback)(uint32_t event, security_id_t ssid, security_id_t tsid,
+		    security_class_t tclass, access_vector_t perms,
+		    access_vector_t *out_retained),
+    uint32_t events, security_id_t ssid, security_id_t tsid,
+    security_class_t tclass, access_vector_t perms);
 
 /* Statistics are kept (the structure below is filled). */
 #define AVC_CACHE_STATS 1

@@ -13,8 +13,8 @@
  * sees a setenforce notification when the page says permissive).
  */
 struct cache_state cache_avc = {
-	.prefix = "uavc",
-	.enforcing = 1,
+    .prefix = "uavc",
+    .enforcing = 1,
 };
 
 /* Serialises init and destroy (see internal.h). */

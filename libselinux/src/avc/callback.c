@@ -7,15 +7,12 @@
  * AVC lock and continue without it: callbacks then run unlocked and may
  * call back into the AVC.
  */
-_public_ int avc_add_callback(int (*callback)(uint32_t event,
-					      security_id_t ssid,
-					      security_id_t tsid,
-					      security_class_t tclass,
-					      access_vector_t perms,
-					      access_vector_t *out_retained),
-			      uint32_t events, security_id_t ssid,
-			      security_id_t tsid, security_class_t tclass,
-			      access_vector_t perms)
+_public_ int avc_add_callback(
+    int (*callback)(uint32_t event, security_id_t ssid, security_id_t tsid,
+		    security_class_t tclass, access_vector_t perms,
+		    access_vector_t *out_retained),
+    uint32_t events, security_id_t ssid, security_id_t tsid,
+    security_class_t tclass, access_vector_t perms)
 {
 	struct cache_event_cb *c = cache_malloc(sizeof(*c));
 

@@ -23,8 +23,7 @@ static void avd_init(struct av_decision *avd)
  * the established library answers "granted" without a decision.
  */
 static int lookup_or_compute(security_id_t ssid, security_id_t tsid,
-			     security_class_t tclass,
-			     access_vector_t requested,
+			     security_class_t tclass, access_vector_t requested,
 			     struct avc_entry_ref *aeref)
 {
 	struct avc_entry *ae = aeref->ae;
@@ -171,8 +170,7 @@ static int compute_create(security_id_t ssid, security_id_t tsid,
 	}
 	cache_unlock();
 
-	if (security_compute_create_raw(ssid->ctx, tsid->ctx, tclass, &con) <
-	    0)
+	if (security_compute_create_raw(ssid->ctx, tsid->ctx, tclass, &con) < 0)
 		return -errno;
 	cache_lock();
 	r = cache_sid_lookup(con, &sid);
@@ -202,8 +200,7 @@ static int compute_member(security_id_t ssid, security_id_t tsid,
 
 	if (!cache_avc.running || !ssid || !tsid)
 		return -EINVAL;
-	if (security_compute_member_raw(ssid->ctx, tsid->ctx, tclass, &con) <
-	    0)
+	if (security_compute_member_raw(ssid->ctx, tsid->ctx, tclass, &con) < 0)
 		return -errno;
 	cache_lock();
 	r = cache_sid_lookup(con, newsid);

@@ -80,8 +80,8 @@ struct cache_state {
 	struct avc_log_callback log;
 	struct avc_thread_callback thread;
 	struct avc_lock_callback lockcb;
-	void *lock;		/* the caller's lock, from func_alloc_lock */
-	void *netlink_thread;	/* from func_create_thread */
+	void *lock;	      /* the caller's lock, from func_alloc_lock */
+	void *netlink_thread; /* from func_create_thread */
 	bool using_threads;
 
 	/* guarded by the AVC lock */
@@ -97,9 +97,9 @@ struct cache_state {
 	struct cache_event_cb *callbacks;
 
 	/* atomics: read without the lock by the status code */
-	int enforcing;		/* the AVC's mode; 1 before avc_open */
-	bool setenforce_fixed;	/* AVC_OPT_SETENFORCE given */
-	bool app_main_loop;	/* avc_netlink_acquire_fd() in force */
+	int enforcing;	       /* the AVC's mode; 1 before avc_open */
+	bool setenforce_fixed; /* AVC_OPT_SETENFORCE given */
+	bool app_main_loop;    /* avc_netlink_acquire_fd() in force */
 };
 
 extern struct cache_state cache_avc;

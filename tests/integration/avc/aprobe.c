@@ -101,8 +101,7 @@ static void old_log(const char *fmt, ...)
 	       *buf && buf[strlen(buf) - 1] == '\n' ? "" : "<no newline>\n");
 }
 
-static void old_audit(void *data, security_class_t cls, char *buf,
-		      size_t len)
+static void old_audit(void *data, security_class_t cls, char *buf, size_t len)
 {
 	if (data)
 		snprintf(buf, len, "old=%s cls=%u", (const char *)data, cls);
@@ -177,9 +176,8 @@ static void print_stats(void)
 	avc_cache_stats(&s);
 	printf("stats lookups=%u hits=%u misses=%u discards=%u "
 	       "cav_lookups=%u cav_hits=%u cav_probes=%u cav_misses=%u\n",
-	       s.entry_lookups, s.entry_hits, s.entry_misses,
-	       s.entry_discards, s.cav_lookups, s.cav_hits, s.cav_probes,
-	       s.cav_misses);
+	       s.entry_lookups, s.entry_hits, s.entry_misses, s.entry_discards,
+	       s.cav_lookups, s.cav_hits, s.cav_probes, s.cav_misses);
 }
 
 static int run(int argc, char **argv);
@@ -209,7 +207,8 @@ static int one(int argc, char **argv)
 	if (!strcmp(c, "open")) {
 		struct selinux_opt opt = {AVC_OPT_SETENFORCE, NULL};
 
-		if (argc > 1 && (!strcmp(argv[1], "0") || !strcmp(argv[1], "1"))) {
+		if (argc > 1 &&
+		    (!strcmp(argv[1], "0") || !strcmp(argv[1], "1"))) {
 			opt.value = argv[1][0] == '1' ? (char *)1 : NULL;
 			show_rc("avc_open", avc_open(&opt, 1));
 			return 2;
@@ -223,8 +222,7 @@ static int one(int argc, char **argv)
 		    lock_alloc, lock_get, lock_release, lock_free};
 
 		NEED(1);
-		show_rc("avc_init",
-			avc_init(argv[1], NULL, &lc, NULL, &kc));
+		show_rc("avc_init", avc_init(argv[1], NULL, &lc, NULL, &kc));
 		return 2;
 	}
 	if (!strcmp(c, "destroy")) {
@@ -387,7 +385,8 @@ static int one(int argc, char **argv)
 	}
 	if (!strcmp(c, "setenforce")) {
 		NEED(1);
-		show_rc("security_setenforce", security_setenforce(atoi(argv[1])));
+		show_rc("security_setenforce",
+			security_setenforce(atoi(argv[1])));
 		return 2;
 	}
 	if (!strcmp(c, "bset")) {

@@ -10,6 +10,8 @@ with LD_LIBRARY_PATH=OURS, ours.
                                       avc_has_perm against facts.txt
   avc.py events APROBE OURS           setenforce, commit, load: literals
   avc.py getpolicyload APROBE OURS UTILS
+
+OURS "-" runs APROBE as linked, for a probe built on our library.
 """
 import os
 import re
@@ -22,7 +24,10 @@ failures = []
 
 def probe(aprobe, ours, args):
     env = dict(os.environ)
-    if ours:
+    if ours == "-":
+        # a probe linked with our library (sanitizer builds)
+        pass
+    elif ours:
         env["LD_LIBRARY_PATH"] = ours
     else:
         env.pop("LD_LIBRARY_PATH", None)

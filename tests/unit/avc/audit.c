@@ -30,8 +30,8 @@ static void audit(access_vector_t requested, access_vector_t allowed,
 		  access_vector_t auditallow, access_vector_t auditdeny,
 		  int result, void *data)
 {
-	struct av_decision avd = {allowed, 0xffffffff, auditallow, auditdeny,
-				  1, 0};
+	struct av_decision avd = {allowed,   0xffffffff, auditallow,
+				  auditdeny, 1,		 0};
 
 	avx_log[0] = '\0';
 	avc_audit(avx_sid(S), avx_sid(T), 6, requested, &avd, result, data);
@@ -107,8 +107,9 @@ END_TEST
 START_TEST(test_avc_audit_class_not_discovered)
 {
 	audit(0x2, 0x1, 0, 0xffffffff, -1, NULL);
-	ck_assert_str_eq(avx_log, "avc:  denied  { 0x2 } for  scontext=a:b:c "
-				  "tcontext=d:e:f tclass=(null) permissive=0\n");
+	ck_assert_str_eq(avx_log,
+			 "avc:  denied  { 0x2 } for  scontext=a:b:c "
+			 "tcontext=d:e:f tclass=(null) permissive=0\n");
 }
 END_TEST
 
@@ -141,8 +142,7 @@ static void old_log(const char *fmt, ...)
 	va_end(ap);
 }
 
-static void old_audit(void *data, security_class_t cls, char *buf,
-		      size_t len)
+static void old_audit(void *data, security_class_t cls, char *buf, size_t len)
 {
 	(void)cls;
 	snprintf(buf, len, "old=%s", (const char *)data);
@@ -153,9 +153,8 @@ START_TEST(test_avc_audit_avc_init_callbacks)
 	static const struct avc_log_callback lc = {old_log, old_audit};
 
 	avc_destroy();
-	ck_assert_int_eq(avc_init("a_prefix_longer_than_15", NULL, &lc, NULL,
-				  NULL),
-			 0);
+	ck_assert_int_eq(
+	    avc_init("a_prefix_longer_than_15", NULL, &lc, NULL, NULL), 0);
 	audit(0x2, 0x1, 0, 0xffffffff, -1, "x");
 	ck_assert_str_eq(old_buf, "a_prefix_longer:  denied  { write } for "
 				  "old=x scontext=a:b:c tcontext=d:e:f "

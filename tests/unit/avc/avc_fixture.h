@@ -61,7 +61,7 @@ static inline void avx_tree(void)
 /* FIFOs left open (the queue) by file. */
 static int avx_fifos[4] = {-1, -1, -1, -1};
 static const char *const avx_fifo_names[4] = {"access", "create", "member",
-					       "context"};
+					      "context"};
 
 static inline void avx_answer(const char *file, const char *ans)
 {
@@ -128,8 +128,8 @@ static inline security_id_t avx_sid(const char *con)
 }
 
 /* A TCase with the fixture, added to s. */
-static inline TCase *avx_tcase(Suite *s, const char *name,
-			       void (*setup)(void), void (*teardown)(void))
+static inline TCase *avx_tcase(Suite *s, const char *name, void (*setup)(void),
+			       void (*teardown)(void))
 {
 	TCase *tc = tcase_create(name);
 

@@ -20,13 +20,11 @@ static void teardown(void)
 START_TEST(test_selinux_check_access_granted)
 {
 	avx_answer("access", "7 ffffffff 0 ffffffff 1 0");
-	ck_assert_int_eq(selinux_check_access("a:b:c", "d:e:f", "file", "read",
-					      NULL),
-			 0);
+	ck_assert_int_eq(
+	    selinux_check_access("a:b:c", "d:e:f", "file", "read", NULL), 0);
 	/* the second question is the cache's */
-	ck_assert_int_eq(selinux_check_access("a:b:c", "d:e:f", "file", "open",
-					      NULL),
-			 0);
+	ck_assert_int_eq(
+	    selinux_check_access("a:b:c", "d:e:f", "file", "open", NULL), 0);
 }
 END_TEST
 
@@ -34,9 +32,8 @@ START_TEST(test_selinux_check_access_denied)
 {
 	avx_answer("access", "1 ffffffff 0 ffffffff 1 0");
 	errno = 0;
-	ck_assert_int_eq(selinux_check_access("a:b:c", "d:e:f", "file",
-					      "write", NULL),
-			 -1);
+	ck_assert_int_eq(
+	    selinux_check_access("a:b:c", "d:e:f", "file", "write", NULL), -1);
 	ck_assert_int_eq(errno, EACCES);
 	ck_assert_str_eq(avx_log, "avc:  denied  { write } for  scontext=a:b:c "
 				  "tcontext=d:e:f tclass=file permissive=0\n");
@@ -46,9 +43,8 @@ END_TEST
 START_TEST(test_selinux_check_access_unknown_class_denied)
 {
 	errno = 0;
-	ck_assert_int_eq(selinux_check_access("a:b:c", "d:e:f", "nope", "read",
-					      NULL),
-			 -1);
+	ck_assert_int_eq(
+	    selinux_check_access("a:b:c", "d:e:f", "nope", "read", NULL), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_str_eq(avx_log, "Unknown class nope");
 }
@@ -57,9 +53,8 @@ END_TEST
 START_TEST(test_selinux_check_access_unknown_perm_allowed)
 {
 	fx_writes("selinuxfs/deny_unknown", "0");
-	ck_assert_int_eq(selinux_check_access("a:b:c", "d:e:f", "file", "nope",
-					      NULL),
-			 0);
+	ck_assert_int_eq(
+	    selinux_check_access("a:b:c", "d:e:f", "file", "nope", NULL), 0);
 	ck_assert_str_eq(avx_log, "Unknown permission nope for class file");
 }
 END_TEST
@@ -70,9 +65,8 @@ START_TEST(test_selinux_check_access_disabled)
 	fx_config_root();
 	/* nothing queued, no status page needed: disabled allows all */
 	unlink(fx_path("selinuxfs/status"));
-	ck_assert_int_eq(selinux_check_access("a:b:c", "d:e:f", "file",
-					      "write", NULL),
-			 0);
+	ck_assert_int_eq(
+	    selinux_check_access("a:b:c", "d:e:f", "file", "write", NULL), 0);
 }
 END_TEST
 

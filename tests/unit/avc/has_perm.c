@@ -40,9 +40,9 @@ START_TEST(test_avc_has_perm_noaudit_granted)
 	struct av_decision avd;
 
 	avx_answer("access", RWO);
-	ck_assert_int_eq(avc_has_perm_noaudit(avx_sid(S), avx_sid(T), 6, 0x3,
-					      NULL, &avd),
-			 0);
+	ck_assert_int_eq(
+	    avc_has_perm_noaudit(avx_sid(S), avx_sid(T), 6, 0x3, NULL, &avd),
+	    0);
 	ck_assert_uint_eq(avd.allowed, 7);
 	ck_assert_uint_eq(avd.decided, 0xffffffff);
 	ck_assert_uint_eq(avd.seqno, 1);
@@ -55,9 +55,9 @@ START_TEST(test_avc_has_perm_noaudit_denied)
 
 	avx_answer("access", R_ONLY);
 	errno = 0;
-	ck_assert_int_eq(avc_has_perm_noaudit(avx_sid(S), avx_sid(T), 6, 0x2,
-					      NULL, &avd),
-			 -1);
+	ck_assert_int_eq(
+	    avc_has_perm_noaudit(avx_sid(S), avx_sid(T), 6, 0x2, NULL, &avd),
+	    -1);
 	ck_assert_int_eq(errno, EACCES);
 	ck_assert_uint_eq(avd.allowed, 1);
 }
@@ -67,9 +67,8 @@ START_TEST(test_avc_has_perm_noaudit_nothing_requested)
 {
 	avx_answer("access", RWO);
 	errno = 0;
-	ck_assert_int_eq(avc_has_perm_noaudit(avx_sid(S), avx_sid(T), 6, 0,
-					      NULL, NULL),
-			 -1);
+	ck_assert_int_eq(
+	    avc_has_perm_noaudit(avx_sid(S), avx_sid(T), 6, 0, NULL, NULL), -1);
 	ck_assert_int_eq(errno, EACCES);
 }
 END_TEST
@@ -78,9 +77,8 @@ START_TEST(test_avc_has_perm_noaudit_server_error)
 {
 	avx_answer("access", "garbage");
 	errno = 0;
-	ck_assert_int_eq(avc_has_perm_noaudit(avx_sid(S), avx_sid(T), 6, 1,
-					      NULL, NULL),
-			 -1);
+	ck_assert_int_eq(
+	    avc_has_perm_noaudit(avx_sid(S), avx_sid(T), 6, 1, NULL, NULL), -1);
 	ck_assert_int_eq(errno, EINVAL);
 }
 END_TEST
@@ -92,9 +90,8 @@ START_TEST(test_avc_has_perm_noaudit_server_error_permissive)
 	ck_assert_int_eq(avc_open(&opt, 1), 0);
 	avx_answer("access", "garbage");
 	errno = 0;
-	ck_assert_int_eq(avc_has_perm_noaudit(avx_sid(S), avx_sid(T), 6, 1,
-					      NULL, NULL),
-			 0);
+	ck_assert_int_eq(
+	    avc_has_perm_noaudit(avx_sid(S), avx_sid(T), 6, 1, NULL, NULL), 0);
 	ck_assert_int_eq(errno, 0);
 }
 END_TEST
@@ -102,9 +99,8 @@ END_TEST
 START_TEST(test_avc_has_perm_noaudit_null_sid)
 {
 	errno = 0;
-	ck_assert_int_eq(avc_has_perm_noaudit(NULL, avx_sid(T), 6, 1, NULL,
-					      NULL),
-			 -1);
+	ck_assert_int_eq(
+	    avc_has_perm_noaudit(NULL, avx_sid(T), 6, 1, NULL, NULL), -1);
 	ck_assert_int_eq(errno, EINVAL);
 }
 END_TEST
@@ -116,12 +112,10 @@ START_TEST(test_avc_has_perm_cache_hit)
 	struct avc_cache_stats st;
 
 	avx_answer("access", RWO);
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL, NULL),
 			 0);
 	/* no answer queued: only the cache can grant this */
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 4, NULL,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 4, NULL, NULL),
 			 0);
 	st = stats();
 	ck_assert_uint_eq(st.entry_lookups, 2);
@@ -137,13 +131,11 @@ END_TEST
 START_TEST(test_avc_has_perm_cache_keyed_by_class)
 {
 	avx_answer("access", RWO);
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL, NULL),
 			 0);
 	avx_answer("access", "0 ffffffff 0 0 1 0");
 	errno = 0;
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 7, 1, NULL,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 7, 1, NULL, NULL),
 			 -1);
 	ck_assert_int_eq(errno, EACCES);
 	ck_assert_uint_eq(stats().cav_misses, 2);
@@ -157,12 +149,10 @@ START_TEST(test_avc_has_perm_entry_ref_hit)
 
 	avc_entry_ref_init(&ref);
 	avx_answer("access", RWO);
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, &ref,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, &ref, NULL),
 			 0);
 	ck_assert_ptr_nonnull(ref.ae);
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 2, &ref,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 2, &ref, NULL),
 			 0);
 	st = stats();
 	ck_assert_uint_eq(st.entry_lookups, 2);
@@ -178,13 +168,11 @@ START_TEST(test_avc_has_perm_entry_ref_discard)
 
 	avc_entry_ref_init(&ref);
 	avx_answer("access", RWO);
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, &ref,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, &ref, NULL),
 			 0);
 	avx_answer("access", RWO);
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid("x:y:z"), 6, 1,
-				      &ref, NULL),
-			 0);
+	ck_assert_int_eq(
+	    avc_has_perm(avx_sid(S), avx_sid("x:y:z"), 6, 1, &ref, NULL), 0);
 	ck_assert_uint_eq(stats().entry_discards, 1);
 }
 END_TEST
@@ -195,15 +183,13 @@ START_TEST(test_avc_has_perm_entry_ref_after_reset)
 
 	avc_entry_ref_init(&ref);
 	avx_answer("access", RWO);
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, &ref,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, &ref, NULL),
 			 0);
 	ck_assert_int_eq(avc_reset(), 0);
 	/* the stale reference is not used: a new decision is asked for */
 	avx_answer("access", "0 ffffffff 0 0 2 0");
 	errno = 0;
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, &ref,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, &ref, NULL),
 			 -1);
 	ck_assert_int_eq(errno, EACCES);
 	ck_assert_uint_eq(stats().entry_discards, 1);
@@ -218,9 +204,9 @@ START_TEST(test_avc_has_perm_many_entries)
 	for (int i = 0; i < 600; i++) {
 		snprintf(con, sizeof(con), "u:r:t%d", i);
 		avx_answer("access", RWO);
-		ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(con), 6, 1,
-					      NULL, NULL),
-				 0);
+		ck_assert_int_eq(
+		    avc_has_perm(avx_sid(S), avx_sid(con), 6, 1, NULL, NULL),
+		    0);
 	}
 	ck_assert_uint_eq(stats().cav_misses, 600);
 	avx_log[0] = '\0';
@@ -239,15 +225,13 @@ START_TEST(test_avc_has_perm_permissive_grants_once)
 
 	ck_assert_int_eq(avc_open(&opt, 1), 0);
 	avx_answer("access", R_ONLY);
-	ck_assert_int_eq(avc_has_perm_noaudit(avx_sid(S), avx_sid(T), 6, 2,
-					      NULL, &avd),
-			 0);
+	ck_assert_int_eq(
+	    avc_has_perm_noaudit(avx_sid(S), avx_sid(T), 6, 2, NULL, &avd), 0);
 	/* the caller's copy still shows the denial... */
 	ck_assert_uint_eq(avd.allowed, 1);
 	/* ...the cached entry no longer does */
-	ck_assert_int_eq(avc_has_perm_noaudit(avx_sid(S), avx_sid(T), 6, 2,
-					      NULL, &avd),
-			 0);
+	ck_assert_int_eq(
+	    avc_has_perm_noaudit(avx_sid(S), avx_sid(T), 6, 2, NULL, &avd), 0);
 	ck_assert_uint_eq(avd.allowed, 3);
 }
 END_TEST
@@ -255,8 +239,7 @@ END_TEST
 START_TEST(test_avc_has_perm_permissive_domain)
 {
 	avx_answer("access", "1 ffffffff 0 ffffffff 1 1");
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 2, NULL,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 2, NULL, NULL),
 			 0);
 	ck_assert_str_eq(avx_log, "avc:  denied  { write } for  scontext=a:b:c "
 				  "tcontext=d:e:f tclass=file permissive=1\n");
@@ -269,14 +252,12 @@ START_TEST(test_avc_open_setenforce_fixed)
 
 	ck_assert_int_eq(avc_open(&opt, 1), 0);
 	avx_answer("access", R_ONLY);
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL, NULL),
 			 0);
 	/* the kernel goes permissive; the AVC stays enforcing */
 	avx_status(4, 0, 1, 1);
 	errno = 0;
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 2, NULL,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 2, NULL, NULL),
 			 -1);
 	ck_assert_int_eq(errno, EACCES);
 }
@@ -286,12 +267,10 @@ START_TEST(test_avc_has_perm_follows_setenforce)
 {
 	avx_answer("access", R_ONLY);
 	/* the first call records the page */
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL, NULL),
 			 0);
 	avx_status(4, 0, 1, 1);
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 2, NULL,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 2, NULL, NULL),
 			 0);
 	ck_assert_ptr_nonnull(strstr(avx_log, "enforcing=0 res=1"));
 	ck_assert_ptr_nonnull(strstr(avx_log, "permissive=1"));
@@ -299,8 +278,7 @@ START_TEST(test_avc_has_perm_follows_setenforce)
 	avx_status(6, 1, 1, 1);
 	avx_answer("access", R_ONLY);
 	errno = 0;
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 2, NULL,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 2, NULL, NULL),
 			 -1);
 	ck_assert_int_eq(errno, EACCES);
 }
@@ -326,15 +304,13 @@ static int on_reset(uint32_t event, security_id_t ssid, security_id_t tsid,
 START_TEST(test_avc_reset_flushes)
 {
 	avx_answer("access", RWO);
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL, NULL),
 			 0);
 	ck_assert_int_eq(avc_reset(), 0);
 	ck_assert_uint_eq(stats().cav_lookups, 0);
 	avx_answer("access", "0 ffffffff 0 0 1 0");
 	errno = 0;
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL, NULL),
 			 -1);
 	ck_assert_int_eq(errno, EACCES);
 }
@@ -342,12 +318,12 @@ END_TEST
 
 START_TEST(test_avc_reset_callbacks)
 {
-	ck_assert_int_eq(avc_add_callback(on_reset, AVC_CALLBACK_RESET, NULL,
-					  NULL, 0, 0),
-			 0);
-	ck_assert_int_eq(avc_add_callback(on_reset, AVC_CALLBACK_GRANT, NULL,
-					  NULL, 0, 0),
-			 0);
+	ck_assert_int_eq(
+	    avc_add_callback(on_reset, AVC_CALLBACK_RESET, NULL, NULL, 0, 0),
+	    0);
+	ck_assert_int_eq(
+	    avc_add_callback(on_reset, AVC_CALLBACK_GRANT, NULL, NULL, 0, 0),
+	    0);
 	ck_assert_int_eq(avc_reset(), 0);
 	ck_assert_int_eq(resets, 1);
 	ck_assert_uint_eq(reset_event, AVC_CALLBACK_RESET);
@@ -360,18 +336,16 @@ END_TEST
 
 START_TEST(test_avc_reset_on_policyload)
 {
-	ck_assert_int_eq(avc_add_callback(on_reset, AVC_CALLBACK_RESET, NULL,
-					  NULL, 0, 0),
-			 0);
+	ck_assert_int_eq(
+	    avc_add_callback(on_reset, AVC_CALLBACK_RESET, NULL, NULL, 0, 0),
+	    0);
 	avx_answer("access", RWO);
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL, NULL),
 			 0);
 	avx_status(4, 1, 2, 1);
 	avx_answer("access", "0 ffffffff 0 0 2 0");
 	errno = 0;
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL, NULL),
 			 -1);
 	ck_assert_int_eq(errno, EACCES);
 	ck_assert_int_eq(resets, 1);
@@ -381,8 +355,7 @@ END_TEST
 START_TEST(test_avc_has_perm_stale_decision)
 {
 	avx_answer("access", RWO);
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL, NULL),
 			 0);
 	avx_status(4, 1, 5, 1);
 	/* a decision of policy 3 after load 5 was notified */
@@ -402,12 +375,11 @@ START_TEST(test_selinux_set_mapping_resets_avc)
 	    {NULL, {NULL}},
 	};
 
-	ck_assert_int_eq(avc_add_callback(on_reset, AVC_CALLBACK_RESET, NULL,
-					  NULL, 0, 0),
-			 0);
+	ck_assert_int_eq(
+	    avc_add_callback(on_reset, AVC_CALLBACK_RESET, NULL, NULL, 0, 0),
+	    0);
 	avx_answer("access", RWO);
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL, NULL),
 			 0);
 	ck_assert_int_eq(selinux_set_mapping(map), 0);
 	ck_assert_int_eq(resets, 1);
@@ -416,8 +388,7 @@ START_TEST(test_selinux_set_mapping_resets_avc)
 	 * denies */
 	avx_answer("access", R_ONLY);
 	errno = 0;
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 1, 1, NULL,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 1, 1, NULL, NULL),
 			 -1);
 	ck_assert_int_eq(errno, EACCES);
 	ck_assert_str_eq(avx_log, "avc:  denied  { write } for  scontext=a:b:c "
@@ -522,8 +493,7 @@ START_TEST(test_avc_init_lock_callbacks_threads)
 	avc_destroy();
 	ck_assert_int_eq(avc_init("thr", NULL, NULL, NULL, &lk), 0);
 	avx_answer("access", RWO);
-	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL,
-				      NULL),
+	ck_assert_int_eq(avc_has_perm(avx_sid(S), avx_sid(T), 6, 1, NULL, NULL),
 			 0);
 	for (int i = 0; i < NTHREADS; i++)
 		ck_assert_int_eq(pthread_create(&th[i], NULL, hammer, NULL), 0);
