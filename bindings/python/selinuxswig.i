@@ -324,9 +324,10 @@ struct avc_cache_stats {
 /*
  * security_load_policy's policy image: one bytes-like object.  (The
  * established module hides data and takes len alone, so that it cannot
- * load anything.)
+ * load anything.)  The buffer starts zeroed: releasing it is a no-op on
+ * the failure paths that come before PyObject_GetBuffer() fills it.
  */
-%typemap(in) (void *data, size_t len) (Py_buffer view) {
+%typemap(in) (void *data, size_t len) (Py_buffer view = { 0 }) {
 	if (PyObject_GetBuffer($input, &view, PyBUF_SIMPLE) < 0)
 		SWIG_fail;
 	$1 = view.buf;

@@ -361,6 +361,21 @@ class Server(unittest.TestCase):
         self.assertEqual(selinux.security_setenforce(0), 0)
         selinux.selinux_status_close()
 
+    def test_4_load_policy(self):
+        # the loaded policy, read back from selinuxfs's policy file, loads
+        # again and counts as one more load; junk is EINVAL
+        with open(os.environ["SELINUXFS_MNT"] + "/policy", "rb") as f:
+            data = f.read()
+        self.assertEqual(selinux.selinux_status_open(0), 0)
+        before = selinux.selinux_status_policyload()
+        self.assertEqual(selinux.security_load_policy(data), 0)
+        self.assertEqual(selinux.selinux_status_policyload(), before + 1)
+        self.assertOSError(errno.EINVAL, selinux.security_load_policy,
+                           b"junk")
+        with self.assertRaises(TypeError):
+            selinux.security_load_policy("a str is not a policy")
+        selinux.selinux_status_close()
+
     def test_avc_sids(self):
         self.assertEqual(selinux.avc_open(None, 0), 0)
         rc, sid = selinux.avc_context_to_sid(SSHD)
