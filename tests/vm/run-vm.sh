@@ -240,6 +240,17 @@ prepare() {
 		[ -e "$h" ] || { echo "HOST_FILES: no $h"; return 1; }
 		mkdir -p "$P$(dirname "$h")" && cp -a "$h" "$P$h" || return 1
 	done
+	# POLICY_TREE: the policy's /etc/selinux/NAME tree in the build
+	# directory (the bundled policy's); its files but the policy binary
+	tree=$( . "$P/vm/profile.sh" && echo "${POLICY_TREE:-}")
+	if [ -n "$tree" ]; then
+		[ -d "$BUILD/$tree" ] || { echo "POLICY_TREE: no $BUILD/$tree"; return 1; }
+		mkdir -p "$P/etc/selinux/$type" || return 1
+		for f in "$BUILD/$tree"/*; do
+			[ "${f##*/}" = policy ] && continue
+			cp -a "$f" "$P/etc/selinux/$type/" || return 1
+		done
+	fi
 	# host hooks: files the guest checks compare against (tests/vm/host)
 	for h in "$VMSRC"/host/*.sh; do
 		[ -f "$h" ] || continue

@@ -6,6 +6,8 @@ POLICYTYPE=bundled-mls
 # the server comparison: about this many queries of each kind (a sample:
 # the whole product of types and classes is far larger)
 SERVER_QUERIES=30000
+# its /etc/selinux tree (file_contexts, seusers, ...), from the build
+POLICY_TREE=kernel/policy/root/etc/selinux/bundled-mls
 MLS=1
 DENY_UNKNOWN=1		# compiled with -U deny
 REJECT_UNKNOWN=0
@@ -14,6 +16,15 @@ MAC_ADMIN=1
 # sid kernel system_u:system_r:kernel_t:s0 - s3:c0.c255
 KERNEL_CON=system_u:system_r:kernel_t:s0-s3:c0.c255
 INIT_CON=$KERNEL_CON
+
+# type_transition kernel_t init_exec_t:process init_t; with setexeccon the
+# program enters EXEC_DOMAIN instead (kernel_t may change user and role,
+# system_r may become unconfined_r); both keep noatsecure (unconfined)
+ENTRY_FILE_CON=system_u:object_r:init_exec_t:s0
+AUTO_DOMAIN=system_u:system_r:init_t:s0-s3:c0.c255
+EXEC_DOMAIN=root:unconfined_r:unconfined_t:s0
+# user_u's only role is user_r
+EXEC_INVALID=user_u:system_r:init_t:s0
 # fs_use_trans tmpfs tmpfs_t:s0; a new file takes the creator's low level
 TMP_FILE_CON=system_u:object_r:tmpfs_t:s0
 LABEL_A=system_u:object_r:etc_t:s0

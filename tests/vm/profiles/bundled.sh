@@ -7,6 +7,8 @@ POLICYTYPE=bundled
 # the server comparison: about this many queries of each kind (a sample:
 # the whole product of types and classes is far larger)
 SERVER_QUERIES=30000
+# its /etc/selinux tree (file_contexts, seusers, ...), from the build
+POLICY_TREE=kernel/policy/root/etc/selinux/bundled
 MLS=0
 DENY_UNKNOWN=1		# compiled with -U deny
 REJECT_UNKNOWN=0
@@ -16,6 +18,15 @@ MAC_ADMIN=1
 # sid kernel system_u:system_r:kernel_t; the guest runs as it
 KERNEL_CON=system_u:system_r:kernel_t
 INIT_CON=$KERNEL_CON
+
+# type_transition kernel_t init_exec_t:process init_t; with setexeccon the
+# program enters EXEC_DOMAIN instead (kernel_t may change user and role,
+# system_r may become unconfined_r); both keep noatsecure (unconfined)
+ENTRY_FILE_CON=system_u:object_r:init_exec_t
+AUTO_DOMAIN=system_u:system_r:init_t
+EXEC_DOMAIN=root:unconfined_r:unconfined_t
+# user_u's only role is user_r
+EXEC_INVALID=user_u:system_r:init_t
 
 # fs_use_trans tmpfs tmpfs_t; kernel_t has no type_transition on tmpfs_t
 TMP_FILE_CON=system_u:object_r:tmpfs_t
