@@ -155,6 +155,9 @@ int fc_arena_reserve(struct fc_data *d, size_t n);
  * (used for contexts while opening); NULL if out of memory. */
 char *fc_intern(struct fc_data *d, const char *s, size_t n);
 void fc_intern_free(struct fc_data *d);
+/* n zeroed bytes in d's arena, aligned for any struct of ours; NULL if
+ * out of memory.  Freed with the arena. */
+void *fc_arena_alloc(struct fc_data *d, size_t n);
 /* A copy of [s, s + n) plus a NUL in d's arena; NULL if out of memory. */
 char *fc_strndup(struct fc_data *d, const char *s, size_t n);
 void fc_arena_free(struct fc_data *d);

@@ -73,10 +73,12 @@ static struct tls_match *tls_get(void)
 
 /* ---- the radix trie ---- */
 
-static struct fc_node *node_new(const char *label, uint32_t len,
-				uint32_t depth)
+/* Nodes live in d's arena (thousands of them: one malloc each cost as
+ * much as the rest of the build); their arrays are malloc'd. */
+static struct fc_node *node_new(struct fc_data *d, const char *label,
+				uint32_t len, uint32_t depth)
 {
-	struct fc_node *n = calloc(1, sizeof(*n));
+	struct fc_node *n = fc_arena_alloc(d, sizeof(*n));
 
 	if (!n)
 		return NULL;
@@ -96,7 +98,6 @@ static void node_free(struct fc_node *n)
 	free(n->keys);
 	free(n->specs);
 	pcre2_code_free(n->code);
-	free(n);
 }
 
 /* The child whose label starts with c, and its slot in *pos. */
@@ -122,18 +123,24 @@ static struct fc_node *node_child(const struct fc_node *n, uint8_t c,
 	return NULL;
 }
 
+/* child and keys hold room for nchild rounded up to a power of two. */
 static int node_add_child(struct fc_node *n, uint32_t pos, struct fc_node *c)
 {
-	struct fc_node **nc = realloc(n->child, (n->nchild + 1) * sizeof(*nc));
-	uint8_t *nk;
+	struct fc_node **nc = n->child;
+	uint8_t *nk = n->keys;
 
-	if (!nc)
-		return -ENOMEM;
-	n->child = nc;
-	nk = realloc(n->keys, n->nchild + 1);
-	if (!nk)
-		return -ENOMEM;
-	n->keys = nk;
+	if (!(n->nchild & (n->nchild - 1))) {
+		uint32_t cap = n->nchild ? 2 * n->nchild : 1;
+
+		nc = realloc(n->child, cap * sizeof(*nc));
+		if (!nc)
+			return -ENOMEM;
+		n->child = nc;
+		nk = realloc(n->keys, cap);
+		if (!nk)
+			return -ENOMEM;
+		n->keys = nk;
+	}
 	memmove(nc + pos + 1, nc + pos, (n->nchild - pos) * sizeof(*nc));
 	memmove(nk + pos + 1, nk + pos, n->nchild - pos);
 	nk[pos] = c->label[0];
@@ -157,10 +164,10 @@ static int node_add_spec(struct fc_node *n, uint32_t idx)
 	return 0;
 }
 
-static int trie_insert(struct fc_node *root, const char *s, uint32_t len,
+static int trie_insert(struct fc_data *d, const char *s, uint32_t len,
 		       uint32_t idx)
 {
-	struct fc_node *n = root;
+	struct fc_node *n = d->root;
 	uint32_t p = 0;
 
 	for (;;) {
@@ -171,13 +178,9 @@ static int trie_insert(struct fc_node *root, const char *s, uint32_t len,
 			return node_add_spec(n, idx);
 		c = node_child(n, s[p], &pos);
 		if (!c) {
-			c = node_new(s + p, len - p, len);
-			if (!c)
+			c = node_new(d, s + p, len - p, len);
+			if (!c || node_add_child(n, pos, c) < 0)
 				return -ENOMEM;
-			if (node_add_child(n, pos, c) < 0) {
-				node_free(c);
-				return -ENOMEM;
-			}
 			return node_add_spec(c, idx);
 		}
 		for (k = 0; k < c->label_len && p + k < len &&
@@ -190,7 +193,7 @@ static int trie_insert(struct fc_node *root, const char *s, uint32_t len,
 			continue;
 		}
 		/* Split c's edge after k bytes. */
-		mid = node_new(c->label, k, n->depth + k);
+		mid = node_new(d, c->label, k, n->depth + k);
 		if (!mid)
 			return -ENOMEM;
 		mid->child = malloc(sizeof(*mid->child));
@@ -198,7 +201,6 @@ static int trie_insert(struct fc_node *root, const char *s, uint32_t len,
 		if (!mid->child || !mid->keys) {
 			free(mid->child);
 			free(mid->keys);
-			free(mid);
 			return -ENOMEM;
 		}
 		mid->child[0] = c;
@@ -231,7 +233,7 @@ static int index_build(struct fc_data *d)
 		size *= 2;
 	d->heads = malloc(size * sizeof(*d->heads));
 	d->single = malloc((d->nspec + 1) * sizeof(*d->single));
-	d->root = node_new("", 0, 0);
+	d->root = node_new(d, "", 0, 0);
 	if (!d->heads || !d->single || !d->root)
 		return -ENOMEM;
 	d->mask = size - 1;
@@ -258,7 +260,7 @@ static int index_build(struct fc_data *d)
 		if (s->kind == FC_SINGLE) {
 			d->single[d->nsingle++] = i;
 		} else if (s->kind == FC_TRIE) {
-			r = trie_insert(d->root, s->lit, s->lit_len, i);
+			r = trie_insert(d, s->lit, s->lit_len, i);
 			if (r < 0)
 				return r;
 		}

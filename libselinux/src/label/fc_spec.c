@@ -38,6 +38,23 @@ int fc_arena_reserve(struct fc_data *d, size_t n)
 	return chunk_new(d, n) ? 0 : -ENOMEM;
 }
 
+void *fc_arena_alloc(struct fc_data *d, size_t n)
+{
+	struct fc_chunk *c = d->arena;
+	size_t off = c ? (c->used + 7) & ~(size_t)7 : 0;
+	void *p;
+
+	if (!c || off > c->size || c->size - off < n) {
+		c = chunk_new(d, n);
+		if (!c)
+			return NULL;
+		off = 0;
+	}
+	p = c->mem + off;
+	c->used = off + n;
+	return memset(p, 0, n);
+}
+
 char *fc_strndup(struct fc_data *d, const char *s, size_t n)
 {
 	struct fc_chunk *c = d->arena;
