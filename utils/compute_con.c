@@ -1,10 +1,21 @@
-/* compute_relabel: security_compute_relabel for a pair and a class. */
+/*
+ * compute_create, compute_member, compute_relabel: the context the policy
+ * gives a new, member or relabelled object for a pair and a class.  One
+ * source, three programs: utils/meson.build builds it with COMPUTE set to
+ * the library call (security_compute_create, _member or _relabel).
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <selinux/selinux.h>
+
+#ifndef COMPUTE
+#error "COMPUTE names the security_compute_* call"
+#endif
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 int main(int argc, char **argv)
 {
@@ -31,9 +42,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s:  invalid class '%s'\n", argv[0], argv[3]);
 		return 2;
 	}
-	if (security_compute_relabel(argv[1], argv[2], tclass, &con) < 0) {
-		fprintf(stderr, "%s:  security_compute_relabel failed:  %s\n",
-			argv[0], strerror(errno));
+	if (COMPUTE(argv[1], argv[2], tclass, &con) < 0) {
+		fprintf(stderr, "%s:  " STR(COMPUTE) " failed:  %s\n", argv[0],
+			strerror(errno));
 		return 3;
 	}
 	puts(con);
