@@ -100,9 +100,9 @@ static int map_page(void)
 	if (p == MAP_FAILED)
 		return -errno;
 	/* The mapping outlives the descriptor. */
-	page = p;
+	__atomic_store_n(&page, p, __ATOMIC_RELEASE);
 	snapshot(page, &s);
-	last_seqno = UINT32_MAX;
+	__atomic_store_n(&last_seqno, UINT32_MAX, __ATOMIC_RELAXED);
 	last_policyload = s.policyload;
 	return 0;
 }
@@ -127,11 +127,11 @@ static int status_open(int use_fallback)
 		return -errno;
 	enforcing = security_getenforce();
 	pthread_mutex_lock(&status_lock);
-	fallback = true;
+	__atomic_store_n(&fallback, true, __ATOMIC_RELEASE);
 	fb_sequence = 0;
 	fb_policyload = 0;
 	fb_enforcing = enforcing;
-	last_seqno = UINT32_MAX;
+	__atomic_store_n(&last_seqno, UINT32_MAX, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&status_lock);
 	/* As the established library, the socket is the status "fd": the
 	 * AVC leaves it to selinux_status_updated() callers. */
@@ -152,9 +152,9 @@ _public_ void selinux_status_close(void)
 	was_fallback = fallback;
 	if (page)
 		munmap((void *)page, (size_t)core_page_size);
-	page = NULL;
-	fallback = false;
-	last_seqno = UINT32_MAX;
+	__atomic_store_n(&page, NULL, __ATOMIC_RELEASE);
+	__atomic_store_n(&fallback, false, __ATOMIC_RELEASE);
+	__atomic_store_n(&last_seqno, UINT32_MAX, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&status_lock);
 	if (was_fallback) {
 		avc_netlink_release_fd();
@@ -184,15 +184,31 @@ static int status_updated(void)
 	struct status_snap s;
 	int r;
 
+	/*
+	 * The fast path, taken by every avc_has_perm: a mapped page whose
+	 * sequence has not moved needs no lock.  (Like the established
+	 * library, this reads the page without guarding against a
+	 * concurrent selinux_status_close(), which a caller must not do.)
+	 */
+	const struct status_page *fp = __atomic_load_n(&page, __ATOMIC_ACQUIRE);
+
+	if (fp && !__atomic_load_n(&fallback, __ATOMIC_ACQUIRE)) {
+		uint32_t seq = __atomic_load_n(&fp->sequence, __ATOMIC_ACQUIRE);
+
+		if (!(seq & 1) &&
+		    seq == __atomic_load_n(&last_seqno, __ATOMIC_RELAXED))
+			return 0;
+	}
+
 	if (is_fallback()) {
 		r = fallback_poll();
 		if (r < 0)
 			return r;
 		pthread_mutex_lock(&status_lock);
 		if (last_seqno & 1)
-			last_seqno = fb_sequence;
+			__atomic_store_n(&last_seqno, fb_sequence, __ATOMIC_RELAXED);
 		r = last_seqno != fb_sequence;
-		last_seqno = fb_sequence;
+		__atomic_store_n(&last_seqno, fb_sequence, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&status_lock);
 		return r;
 	}
@@ -204,7 +220,7 @@ static int status_updated(void)
 	}
 	snapshot(page, &s);
 	if (last_seqno & 1)
-		last_seqno = s.sequence;
+		__atomic_store_n(&last_seqno, s.sequence, __ATOMIC_RELAXED);
 	if (last_seqno == s.sequence) {
 		pthread_mutex_unlock(&status_lock);
 		return 0;
@@ -217,7 +233,7 @@ static int status_updated(void)
 	do_enforce = (int)s.enforcing != cache_get_enforcing();
 	do_load = s.policyload != last_policyload;
 	last_policyload = s.policyload;
-	last_seqno = s.sequence;
+	__atomic_store_n(&last_seqno, s.sequence, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&status_lock);
 
 	/* Callbacks run unlocked: they may call back into the library. */
