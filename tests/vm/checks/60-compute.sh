@@ -114,3 +114,24 @@ selinux_status_getenforce = 1
 selinux_status_deny_unknown = $DENY_UNKNOWN
 selinux_status_policyload >= 0: 1" vmcompute status
 fi
+
+# The AVC on the real kernel: a denied permission (AVC_DENIED, S|T|CLASS|
+# PERM) is refused when enforcing, granted once the kernel goes permissive
+# (the AVC hears it through the status page only), refused again after.
+if ! has_all avc_open avc_context_to_sid avc_has_perm_noaudit; then
+	skip avc "avc_* is not in our library yet"
+elif profile_has AVC_DENIED; then
+	IFS='|' read -r as at ac ap <<EOF_AVC
+$AVC_DENIED
+EOF_AVC
+	PREP="echo 1 > /sys/fs/selinux/enforce"
+	# (the default log callback's setenforce line has no newline)
+	agree avc-status "avc_open = 0
+avc_has_perm_noaudit = -1 errno=EACCES
+avc:  op=setenforce lsm=selinux enforcing=0 res=1avc_has_perm_noaudit = 0
+avc:  op=setenforce lsm=selinux enforcing=1 res=1avc_has_perm_noaudit = -1 errno=EACCES" vmcompute avc "$as" "$at" "$ac" "$ap" \
+		enforce 0 avc "$as" "$at" "$ac" "$ap" \
+		enforce 1 avc "$as" "$at" "$ac" "$ap"
+	eval "$PREP"
+	PREP=
+fi

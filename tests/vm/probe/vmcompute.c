@@ -286,6 +286,56 @@ static void cmd_status(void)
 	cl();
 }
 
+/*
+ * The AVC on the real kernel: "avc S T CLASS PERM" asks avc_has_perm
+ * (opening the AVC on first use); "enforce N" writes selinuxfs's enforce
+ * file directly, as setenforce would, so that the AVC learns of it only
+ * through the status page.
+ */
+typedef int (*avc_open_fn)(void *, unsigned);
+typedef int (*avc_c2s_fn)(const char *, void **);
+typedef int (*avc_perm_fn)(void *, void *, security_class_t, access_vector_t,
+			   void *, void *);
+
+static void cmd_avc(const char *s, const char *t, const char *cls,
+		    const char *perm)
+{
+	static int opened;
+	avc_open_fn open_ = (avc_open_fn)sym("avc_open");
+	avc_c2s_fn c2s = (avc_c2s_fn)sym("avc_context_to_sid");
+	avc_perm_fn has = (avc_perm_fn)sym("avc_has_perm_noaudit");
+	s2p_fn s2p = (s2p_fn)sym("string_to_av_perm");
+	void *ss, *ts;
+	security_class_t c;
+	struct av_decision avd;
+
+	if (!open_ || !c2s || !has || !s2p) {
+		missing("avc_*");
+		return;
+	}
+	if (!opened) {
+		errno = 0;
+		show_rc("avc_open", open_(NULL, 0));
+		opened = 1;
+	}
+	if (c2s(s, &ss) < 0 || c2s(t, &ts) < 0) {
+		show_rc("avc_context_to_sid", -1);
+		return;
+	}
+	c = class_of(cls);
+	errno = 0;
+	show_rc("avc_has_perm_noaudit", has(ss, ts, c, s2p(c, perm), NULL, &avd));
+}
+
+static void cmd_enforce(const char *v)
+{
+	FILE *f = fopen("/sys/fs/selinux/enforce", "w");
+
+	/* silent when it works: the AVC's own log line tells */
+	if (!f || fputs(v, f) < 0 || fclose(f) != 0)
+		printf("enforce %s: %s\n", v, errname(errno));
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -328,6 +378,13 @@ int main(int argc, char **argv)
 			i += 2;
 		} else if (!strcmp(c, "status")) {
 			cmd_status();
+		} else if (!strcmp(c, "avc") && left >= 4) {
+			cmd_avc(argv[i + 1], argv[i + 2], argv[i + 3],
+				argv[i + 4]);
+			i += 4;
+		} else if (!strcmp(c, "enforce") && left >= 1) {
+			cmd_enforce(argv[i + 1]);
+			i += 1;
 		} else {
 			fprintf(stderr, "vmcompute: bad command %s\n", c);
 			return 2;

@@ -74,3 +74,5 @@ AV_FACTS="
 $S|$ETC|file|read,write,getattr,open|40016|40453|0|ffffffdb
 $U|user_u:object_r:user_home_t:s1|file|read,getattr|12|0|0|ffffffff
 "
+# checks/60-compute.sh: a permission the policy denies (avc_has_perm)
+AVC_DENIED="$S|$ETC|file|write"

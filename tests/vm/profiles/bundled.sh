@@ -111,3 +111,5 @@ $S|$ETC|file|read,write,getattr,open|40016|40453|0|ffffffdb
 $S|$SH|file|read|2|40012|2|ffffffff
 $U|$SH|file|read,getattr|12|0|0|fffbffed
 "
+# checks/60-compute.sh: a permission the policy denies (avc_has_perm)
+AVC_DENIED="$S|$ETC|file|write"

@@ -57,3 +57,5 @@ create-process|create|$K system_u:object_r:init_exec_t:s0 2|system_u:system_r:in
 context-canonical|context|system_u:object_r:etc_t:s0:c2,c0,c1|system_u:object_r:etc_t:s0:c0.c2\x00
 context-no-level|context|system_u:object_r:etc_t|!write:EINVAL
 "
+# checks/60-compute.sh: a permission the policy denies (avc_has_perm)
+AVC_DENIED="user_u:user_r:user_t:s0|system_u:object_r:shadow_t:s0|file|read"
