@@ -48,3 +48,8 @@ echo "(Debian's own utilities, on our library, see the same server:)"
 show ours /usr/sbin/getenforce
 show ours /usr/sbin/getsebool -a
 show cat "$m/avc/cache_stats"
+if [ -d "$B/bindings/python/selinux" ]; then
+	echo "(Python, import selinux on our library:)"
+	show env PYTHONPATH="$B/bindings/python" /usr/bin/python3 -c \
+		'import selinux; print(selinux.security_getenforce(), selinux.security_compute_create("system_u:system_r:sshd_t", "system_u:object_r:tmp_t", selinux.string_to_security_class("file")))'
+fi
