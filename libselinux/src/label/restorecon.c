@@ -1,0 +1,860 @@
+/* label/restorecon.c: selinux_restorecon and its settings. */
+#include <fts.h>
+#include <libgen.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/xattr.h>
+#include <syslog.h>
+
+#include <selinux/context.h>
+#include <selinux/restorecon.h>
+
+#include "internal.h"
+
+/*
+ * Shared with restorecon_xattr.c (declared there too: label/internal.h
+ * belongs to the layer's other work; move them there when it settles).
+ */
+int lbl_rc_handle(struct selabel_handle **h, bool *have_digest);
+bool lbl_rc_excluded(const char *path);
+void lbl_rc_read_mounts(void);
+
+#define SEHASH_XATTR "security.sehash"
+#define RAMFS_MAGIC 0x858458f6
+#define TMPFS_MAGIC 0x01021994
+#define SYSFS_MAGIC 0x62656572
+/* PROGRESS prints once per this many files. */
+#define STAR_COUNT 1000
+
+/*
+ * Process-wide settings, as the reference keeps them: set by the
+ * selinux_restorecon_set_* calls, read by every walk.  Guarded by
+ * rc_lock; a walk copies what it needs at its start.
+ */
+static pthread_mutex_t rc_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct selabel_handle *rc_handle; /* the caller's, or ours */
+static bool rc_have_digest;		 /* rc_handle has SELABEL_OPT_DIGEST */
+static char *rc_root;			 /* alternate root, no trailing '/' */
+static size_t rc_rootlen;
+static char **rc_excludes; /* caller's exclude list, full paths */
+static size_t rc_nexcludes;
+static char **rc_mount_excludes; /* non-seclabel mounts, read once */
+static size_t rc_nmount_excludes;
+static bool rc_mounts_read;
+/* Results of the last walk. */
+static unsigned long rc_skipped_errors;
+static unsigned long rc_relabeled;
+/* customizable_types, read once (NULL list: none). */
+static char **rc_custom;
+static bool rc_custom_read;
+
+/* The inode -> context table of ADD_ASSOC, per walk; guarded by rc_lock. */
+struct assoc {
+	ino_t ino;
+	dev_t dev;
+	char *con;
+	char *file;
+	struct assoc *next;
+};
+#define ASSOC_BUCKETS 4096
+static struct assoc *rc_assoc[ASSOC_BUCKETS];
+
+static int strv_add(char ***v, size_t *n, const char *s)
+{
+	char **nv = realloc(*v, (*n + 2) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[*n] = strdup(s);
+	if (!nv[*n])
+		return -ENOMEM;
+	nv[++*n] = NULL;
+	return 0;
+}
+
+_public_ struct selabel_handle *selinux_restorecon_default_handle(void)
+{
+	struct selinux_opt opts[] = {{SELABEL_OPT_DIGEST, (char *)1}};
+	struct selabel_handle *h = selabel_open(SELABEL_CTX_FILE, opts, 1);
+
+	if (!h)
+		core_log(SELINUX_ERROR,
+			 "Error obtaining file context handle: %s\n",
+			 strerror(errno));
+	return h;
+}
+
+static void set_handle_locked(struct selabel_handle *h)
+{
+	unsigned char *d;
+	size_t dlen, nf;
+	char **files;
+
+	rc_handle = h;
+	/* The digests are used only when the handle was asked for one. */
+	rc_have_digest = h && selabel_digest(h, &d, &dlen, &files, &nf) == 0;
+}
+
+_public_ void selinux_restorecon_set_sehandle(struct selabel_handle *hndl)
+{
+	pthread_mutex_lock(&rc_lock);
+	set_handle_locked(hndl);
+	pthread_mutex_unlock(&rc_lock);
+}
+
+/* The handle for a walk: the one set, or the default opened now.  A failed
+ * default open is retried by the next call (the reference gives up for the
+ * life of the process). */
+int lbl_rc_handle(struct selabel_handle **h, bool *have_digest)
+{
+	int r = 0;
+
+	pthread_mutex_lock(&rc_lock);
+	if (!rc_handle) {
+		struct selabel_handle *d = selinux_restorecon_default_handle();
+
+		if (d)
+			set_handle_locked(d);
+		else
+			r = -errno;
+	}
+	*h = rc_handle;
+	if (have_digest)
+		*have_digest = rc_have_digest;
+	pthread_mutex_unlock(&rc_lock);
+	return r;
+}
+
+_public_ void selinux_restorecon_set_exclude_list(const char **exclude_list)
+{
+	struct stat st;
+
+	pthread_mutex_lock(&rc_lock);
+	for (size_t i = 0; exclude_list && exclude_list[i]; i++) {
+		const char *p = exclude_list[i];
+
+		if (lstat(p, &st) < 0) {
+			core_log(SELINUX_ERROR,
+				 "lstat error on exclude path \"%s\", %s - "
+				 "ignoring.\n",
+				 p, strerror(errno));
+			continue;
+		}
+		if (p[0] != '/') {
+			core_log(SELINUX_ERROR,
+				 "Full path required for exclude: %s.\n", p);
+			continue;
+		}
+		if (strv_add(&rc_excludes, &rc_nexcludes, p) < 0)
+			core_log(SELINUX_ERROR, "%s:  Out of memory\n",
+				 __func__);
+	}
+	pthread_mutex_unlock(&rc_lock);
+}
+
+_public_ int selinux_restorecon_set_alt_rootpath(const char *alt_rootpath)
+{
+	char *r = alt_rootpath ? strdup(alt_rootpath) : NULL;
+	size_t n;
+
+	if (alt_rootpath && !r) {
+		core_log(SELINUX_ERROR, "%s:  Out of memory\n", __func__);
+		return RET_ERRNO(-ENOMEM);
+	}
+	n = r ? strlen(r) : 0;
+	while (n && r[n - 1] == '/')
+		r[--n] = '\0';
+	pthread_mutex_lock(&rc_lock);
+	free(rc_root);
+	rc_root = r;
+	rc_rootlen = n;
+	pthread_mutex_unlock(&rc_lock);
+	return 0;
+}
+
+_public_ long unsigned selinux_restorecon_get_skipped_errors(void)
+{
+	unsigned long n;
+
+	pthread_mutex_lock(&rc_lock);
+	n = rc_skipped_errors;
+	pthread_mutex_unlock(&rc_lock);
+	return n;
+}
+
+_public_ long unsigned selinux_restorecon_get_relabeled_files(void)
+{
+	unsigned long n;
+
+	pthread_mutex_lock(&rc_lock);
+	n = rc_relabeled;
+	pthread_mutex_unlock(&rc_lock);
+	return n;
+}
+
+/*
+ * Mount points without the seclabel option hold no labels worth checking.
+ * Like the reference, only consulted when SELinux is enabled (a kernel
+ * without SELinux shows seclabel nowhere).  Caller holds rc_lock.
+ */
+static void read_mount_excludes_locked(void)
+{
+	_cleanup_fclose_ FILE *f = NULL;
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (rc_mounts_read)
+		return;
+	rc_mounts_read = true;
+	if (is_selinux_enabled() <= 0)
+		return;
+	f = fopen("/proc/mounts", "re");
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		char dev[4096], mnt[4096], type[256], opts[4096];
+		bool seclabel = false;
+
+		if (sscanf(line, "%4095s %4095s %255s %4095s", dev, mnt, type,
+			   opts) != 4)
+			continue;
+		for (char *s, *t = strtok_r(opts, ",", &s); t;
+		     t = strtok_r(NULL, ",", &s))
+			if (!strcmp(t, "seclabel"))
+				seclabel = true;
+		if (!seclabel)
+			strv_add(&rc_mount_excludes, &rc_nmount_excludes, mnt);
+	}
+	free(line);
+}
+
+/* Exact matches only: the walk prunes excluded directories, so nothing
+ * below one is reached; a path named explicitly below one is relabelled,
+ * as by the reference. */
+bool lbl_rc_excluded(const char *path)
+{
+	bool ex = false;
+
+	pthread_mutex_lock(&rc_lock);
+	for (size_t i = 0; !ex && i < rc_nexcludes; i++)
+		ex = !strcmp(path, rc_excludes[i]);
+	for (size_t i = 0; !ex && i < rc_nmount_excludes; i++)
+		ex = !strcmp(path, rc_mount_excludes[i]);
+	pthread_mutex_unlock(&rc_lock);
+	return ex;
+}
+
+void lbl_rc_read_mounts(void)
+{
+	pthread_mutex_lock(&rc_lock);
+	read_mount_excludes_locked();
+	pthread_mutex_unlock(&rc_lock);
+}
+
+/* customizable_types: one type a line.  Caller holds rc_lock. */
+static void read_custom_locked(void)
+{
+	_cleanup_fclose_ FILE *f = NULL;
+	char *line = NULL;
+	size_t cap = 0, n = 0;
+	const char *p;
+
+	if (rc_custom_read)
+		return;
+	rc_custom_read = true;
+	p = selinux_customizable_types_path();
+	f = p ? fopen(p, "re") : NULL;
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		char *s = line + strspn(line, " \t");
+
+		s[strcspn(s, " \t\r\n")] = '\0';
+		if (*s && *s != '#')
+			strv_add(&rc_custom, &n, s);
+	}
+	free(line);
+}
+
+static bool is_customizable(const char *con)
+{
+	context_t c = context_new(con);
+	const char *t = c ? context_type_get(c) : NULL;
+	bool r = false;
+
+	pthread_mutex_lock(&rc_lock);
+	read_custom_locked();
+	for (size_t i = 0; t && rc_custom && rc_custom[i] && !r; i++)
+		r = !strcmp(rc_custom[i], t);
+	pthread_mutex_unlock(&rc_lock);
+	if (c)
+		context_free(c);
+	return r;
+}
+
+/*
+ * Without SET_SPECFILE_CTX only the type follows the spec: *newcon
+ * becomes curcon with the spec's type.
+ */
+static int keep_all_but_type(const char *curcon, char **newcon)
+{
+	context_t cc = context_new(curcon), nc = context_new(*newcon);
+	int r = 0;
+
+	if (!cc || !nc) {
+		r = -EINVAL;
+	} else if (strcmp(context_type_get(cc), context_type_get(nc))) {
+		char *s;
+
+		if (context_type_set(cc, context_type_get(nc)) < 0 ||
+		    !(s = context_str(cc)) || !(s = strdup(s))) {
+			r = -ENOMEM;
+		} else {
+			free(*newcon);
+			*newcon = s;
+		}
+	} else {
+		char *s = strdup(curcon);
+
+		if (!s) {
+			r = -ENOMEM;
+		} else {
+			free(*newcon);
+			*newcon = s;
+		}
+	}
+	if (cc)
+		context_free(cc);
+	if (nc)
+		context_free(nc);
+	return r;
+}
+
+static void assoc_clear_locked(void)
+{
+	for (size_t i = 0; i < ASSOC_BUCKETS; i++) {
+		struct assoc *a = rc_assoc[i];
+
+		while (a) {
+			struct assoc *n = a->next;
+
+			free(a->con);
+			free(a->file);
+			free(a);
+			a = n;
+		}
+		rc_assoc[i] = NULL;
+	}
+}
+
+/*
+ * ADD_ASSOC: 0 when file is the inode's first path (recorded), 1 when an
+ * earlier path of the same inode decides its label, -errno on a conflict
+ * treated as an error or on allocation failure.
+ */
+static int assoc_add(const struct stat *st, const char *con, const char *file,
+		     bool conflict_error)
+{
+	struct assoc **b = &rc_assoc[st->st_ino % ASSOC_BUCKETS], *a;
+	int r = 0;
+
+	pthread_mutex_lock(&rc_lock);
+	for (a = *b; a; a = a->next)
+		if (a->ino == st->st_ino && a->dev == st->st_dev)
+			break;
+	if (a) {
+		char *f = strdup(file);
+
+		r = 1;
+		if (!f) {
+			r = -ENOMEM;
+		} else if (strcmp(a->con, con)) {
+			core_log(SELINUX_ERROR,
+				 "conflicting specifications for %s and %s, "
+				 "using %s.\n",
+				 file, a->file, a->con);
+			if (conflict_error) {
+				core_log(SELINUX_ERROR,
+					 "treating conflicting specifications "
+					 "as an error.\n");
+				r = -EINVAL;
+			}
+		}
+		if (f) {
+			free(a->file);
+			a->file = f;
+		}
+	} else {
+		a = calloc(1, sizeof(*a));
+		if (!a || !(a->con = strdup(con)) ||
+		    !(a->file = strdup(file))) {
+			if (a)
+				free(a->con);
+			free(a);
+			r = -ENOMEM;
+		} else {
+			a->ino = st->st_ino;
+			a->dev = st->st_dev;
+			a->next = *b;
+			*b = a;
+		}
+	}
+	pthread_mutex_unlock(&rc_lock);
+	return r;
+}
+
+/* What one walk needs, fixed at its start. */
+struct walk {
+	struct selabel_handle *h;
+	unsigned int flags;
+	bool verbose;
+	bool digest; /* check and write security.sehash */
+	char *root;
+	size_t rootlen;
+	unsigned long long efiles; /* MASS_RELABEL: inodes in use */
+	struct statfs sfs;
+	FTS *fts;
+	/* Guarded by lock, with the fts stream itself. */
+	pthread_mutex_t lock;
+	unsigned long long count;
+	unsigned long skipped;
+	unsigned long relabeled;
+	int error;
+	bool abort;
+	struct digest_node *digests;
+};
+
+struct digest_node {
+	char *path;
+	uint8_t digest[LBL_SHA1_LEN];
+	struct digest_node *next;
+};
+
+#define F(w, f) (((w)->flags & SELINUX_RESTORECON_##f) != 0)
+
+static void progress(struct walk *w)
+{
+	unsigned long long n;
+
+	pthread_mutex_lock(&w->lock);
+	n = ++w->count;
+	pthread_mutex_unlock(&w->lock);
+	if (n % STAR_COUNT)
+		return;
+	if (F(w, MASS_RELABEL) && w->efiles) {
+		double pc = (double)n / (double)w->efiles * 100.0;
+
+		fprintf(stdout, "\r%-.1f%%", pc < 99.9 ? pc : 99.9);
+	} else {
+		fprintf(stdout, "\r%lluk", n / STAR_COUNT);
+	}
+	fflush(stdout);
+}
+
+/*
+ * Check and fix one file.  0 (also "no spec matches"), or -errno after
+ * logging why.
+ */
+static int restore_one(struct walk *w, const char *path, const struct stat *st,
+		       bool first)
+{
+	_cleanup_free_ char *newcon = NULL, *curcon = NULL;
+	const char *key = path;
+	ssize_t n;
+	int r;
+
+	if (w->root) {
+		if (strncmp(w->root, path, w->rootlen)) {
+			core_log(SELINUX_ERROR,
+				 "%s is not located in alt_rootpath %s\n", path,
+				 w->root);
+			return -EINVAL;
+		}
+		key = path[w->rootlen] ? path + w->rootlen : "/";
+	}
+	if (selabel_lookup_raw(w->h, &newcon, key, st->st_mode) < 0) {
+		r = -errno;
+		if (r == -ENOENT) {
+			if (first)
+				core_log(SELINUX_INFO,
+					 "Warning no default label for %s\n",
+					 key);
+			return 0;
+		}
+		return r;
+	}
+	if (F(w, PROGRESS))
+		progress(w);
+	if (F(w, ADD_ASSOC)) {
+		r = assoc_add(st, newcon, path, F(w, CONFLICT_ERROR));
+		if (r < 0) {
+			core_log(SELINUX_ERROR, "filespec_add error: %s\n",
+				 path);
+			return r;
+		}
+		if (r > 0)
+			return 0;
+	}
+	if (F(w, LOG_MATCHES))
+		core_log(SELINUX_INFO, "%s matched by %s\n", path, newcon);
+
+	n = core_xattr_get(path, -1, CORE_XATTR_NOFOLLOW, &curcon);
+	if (n < 0 && n != -ENODATA) {
+		r = (int)n;
+		goto err;
+	}
+	if (curcon && !strcmp(curcon, newcon))
+		return 0;
+	if (curcon && !F(w, SET_SPECFILE_CTX)) {
+		if (is_customizable(curcon)) {
+			if (w->verbose)
+				core_log(SELINUX_INFO,
+					 "%s not reset as customized by admin "
+					 "to %s\n",
+					 path, curcon);
+			return 0;
+		}
+		r = keep_all_but_type(curcon, &newcon);
+		if (r < 0)
+			goto err;
+		if (!strcmp(curcon, newcon))
+			return 0;
+	}
+	if (!F(w, NOCHANGE)) {
+		r = core_xattr_set(path, -1, CORE_XATTR_NOFOLLOW, newcon);
+		if (r < 0)
+			goto err;
+	}
+	pthread_mutex_lock(&w->lock);
+	w->relabeled++;
+	pthread_mutex_unlock(&w->lock);
+	/* glibc prints a NULL %s as "(null)"; the reference's message shows
+	 * that for an unlabelled file, and so does ours. */
+	if (w->verbose)
+		core_log(SELINUX_INFO, "%s %s from %s to %s\n",
+			 F(w, NOCHANGE) ? "Would relabel" : "Relabeled", path,
+			 curcon ? curcon : "(null)", newcon);
+	if (F(w, SYSLOG_CHANGES) && !F(w, NOCHANGE)) {
+		if (curcon)
+			syslog(LOG_INFO, "relabeling %s from %s to %s\n", path,
+			       curcon, newcon);
+		else
+			syslog(LOG_INFO, "labeling %s to %s\n", path, newcon);
+	}
+	return 0;
+err:
+	core_log(SELINUX_ERROR, "Could not set context for %s:  %s\n", path,
+		 strerror(-r));
+	return r;
+}
+
+/*
+ * A directory whose stored digest equals the digest of the specs that can
+ * match below it needs no walk.  Otherwise remember the new digest, to be
+ * written once the walk succeeded.  Caller holds w->lock.
+ */
+static bool digest_matches(struct walk *w, const char *path)
+{
+	uint8_t *calc = NULL, *stored = NULL;
+	size_t len = 0;
+	bool match = selabel_get_digests_all_partial_matches(w->h, path, &calc,
+							     &stored, &len);
+
+	if (!match && calc && !w->error && len == LBL_SHA1_LEN) {
+		struct digest_node *d = calloc(1, sizeof(*d));
+
+		if (d && (d->path = strdup(path))) {
+			memcpy(d->digest, calc, LBL_SHA1_LEN);
+			d->next = w->digests;
+			w->digests = d;
+		} else {
+			free(d);
+		}
+	}
+	free(calc);
+	free(stored);
+	return match;
+}
+
+/* One worker: take entries off the shared stream until it ends. */
+static void *walk_thread(void *arg)
+{
+	struct walk *w = arg;
+	char path[PATH_MAX];
+	FTSENT *e;
+	bool first;
+
+	pthread_mutex_lock(&w->lock);
+	while (!w->abort && (e = fts_read(w->fts)) != NULL) {
+		struct stat st;
+		int r;
+
+		first = e->fts_level == 0;
+		switch (e->fts_info) {
+		case FTS_DC:
+			core_log(SELINUX_ERROR, "Directory cycle on %s.\n",
+				 e->fts_path);
+			w->error = -ELOOP;
+			w->abort = true;
+			continue;
+		case FTS_DP:
+			continue;
+		case FTS_DNR:
+			core_log(SELINUX_ERROR, "Could not read %s: %s.\n",
+				 e->fts_path, strerror(e->fts_errno));
+			fts_set(w->fts, e, FTS_SKIP);
+			continue;
+		case FTS_NS:
+			core_log(SELINUX_ERROR, "Could not stat %s: %s.\n",
+				 e->fts_path, strerror(e->fts_errno));
+			fts_set(w->fts, e, FTS_SKIP);
+			continue;
+		case FTS_ERR:
+			core_log(SELINUX_ERROR, "Error on %s: %s.\n",
+				 e->fts_path, strerror(e->fts_errno));
+			fts_set(w->fts, e, FTS_SKIP);
+			continue;
+		case FTS_D:
+			if (w->sfs.f_type == SYSFS_MAGIC &&
+			    !selabel_partial_match(w->h, e->fts_path)) {
+				fts_set(w->fts, e, FTS_SKIP);
+				continue;
+			}
+			if (lbl_rc_excluded(e->fts_path)) {
+				fts_set(w->fts, e, FTS_SKIP);
+				continue;
+			}
+			if (w->digest && digest_matches(w, e->fts_path) &&
+			    !F(w, IGNORE_DIGEST)) {
+				core_log(
+				    SELINUX_INFO,
+				    "Skipping restorecon on directory(%s)\n",
+				    e->fts_path);
+				fts_set(w->fts, e, FTS_SKIP);
+				continue;
+			}
+			break;
+		default:
+			break;
+		}
+		if (strlen(e->fts_path) >= sizeof(path)) {
+			core_log(SELINUX_ERROR,
+				 "Could not set context for %s:  %s\n",
+				 e->fts_path, strerror(ENAMETOOLONG));
+			r = -ENAMETOOLONG;
+		} else {
+			strcpy(path, e->fts_path);
+			st = *e->fts_statp;
+			pthread_mutex_unlock(&w->lock);
+			r = restore_one(w, path, &st, first);
+			pthread_mutex_lock(&w->lock);
+		}
+		if (r < 0) {
+			if (F(w, ABORT_ON_ERROR)) {
+				w->error = r;
+				w->abort = true;
+			} else if (F(w, COUNT_ERRORS)) {
+				w->skipped++;
+			} else {
+				w->error = r;
+			}
+		}
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/* The path to use: REALPATH resolves the parents, not a final symlink. */
+static int resolve(const char *in, bool real, char **out)
+{
+	_cleanup_free_ char *d = NULL, *b = NULL, *rd = NULL;
+	const char *base;
+
+	if (!real) {
+		*out = strdup(in);
+		return *out ? 0 : -ENOMEM;
+	}
+	b = strdup(in);
+	d = strdup(in);
+	if (!b || !d)
+		return -ENOMEM;
+	base = basename(b);
+	if (!strcmp(base, ".") || !strcmp(base, "..") || !strcmp(base, "/")) {
+		*out = realpath(in, NULL);
+		return *out ? 0 : -errno;
+	}
+	rd = realpath(dirname(d), NULL);
+	if (!rd)
+		return -errno;
+	if (asprintf(out, "%s/%s", strcmp(rd, "/") ? rd : "", base) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static unsigned long long inodes_in_use(const char *path)
+{
+	struct statvfs sv;
+
+	if (statvfs(path, &sv) < 0 || sv.f_files < sv.f_ffree)
+		return 0;
+	return sv.f_files - sv.f_ffree;
+}
+
+static void digests_write(struct walk *w)
+{
+	for (struct digest_node *d = w->digests; d; d = d->next)
+		if (setxattr(d->path, SEHASH_XATTR, d->digest, LBL_SHA1_LEN,
+			     0) < 0)
+			core_log(SELINUX_ERROR, "setxattr failed: %s: %s\n",
+				 d->path, strerror(errno));
+}
+
+static void digests_free(struct walk *w)
+{
+	while (w->digests) {
+		struct digest_node *n = w->digests->next;
+
+		free(w->digests->path);
+		free(w->digests);
+		w->digests = n;
+	}
+}
+
+static int restorecon_common(const char *pathname, unsigned int flags,
+			     size_t nthreads)
+{
+	_cleanup_free_ char *path = NULL;
+	struct walk w = {.flags = flags, .lock = PTHREAD_MUTEX_INITIALIZER};
+	bool have_digest;
+	struct stat st;
+	int r;
+
+	pthread_mutex_lock(&rc_lock);
+	rc_skipped_errors = 0;
+	rc_relabeled = 0;
+	pthread_mutex_unlock(&rc_lock);
+	if (!pathname)
+		return -EINVAL;
+	w.verbose = F(&w, VERBOSE) && !F(&w, PROGRESS);
+	r = lbl_rc_handle(&w.h, &have_digest);
+	if (r < 0)
+		return r;
+	r = resolve(pathname, F(&w, REALPATH), &path);
+	if (r < 0) {
+		core_log(SELINUX_ERROR, "realpath(%s) failed: %s\n", pathname,
+			 strerror(-r));
+		return r;
+	}
+	if (lstat(path, &st) < 0) {
+		r = -errno;
+		if (r == -ENOENT && F(&w, IGNORE_NOENTRY))
+			return 0;
+		core_log(SELINUX_ERROR, "lstat(%s) failed: %s\n", path,
+			 strerror(-r));
+		return r;
+	}
+	if (!F(&w, IGNORE_MOUNTS))
+		lbl_rc_read_mounts();
+
+	pthread_mutex_lock(&rc_lock);
+	if (rc_root) {
+		w.root = strdup(rc_root);
+		w.rootlen = rc_rootlen;
+	}
+	if (F(&w, ADD_ASSOC))
+		assoc_clear_locked();
+	pthread_mutex_unlock(&rc_lock);
+	if (rc_root && !w.root)
+		return -ENOMEM;
+
+	/* Digests need a handle that keeps one, a directory to hang them on
+	 * and a file system that keeps them across boots; and NOCHANGE never
+	 * writes them. */
+	w.digest = have_digest && !F(&w, SKIP_DIGEST) && S_ISDIR(st.st_mode);
+
+	if (!F(&w, RECURSE)) {
+		r = lbl_rc_excluded(path) ? 0
+					  : restore_one(&w, path, &st, true);
+		goto out;
+	}
+	if (!S_ISLNK(st.st_mode) && statfs(path, &w.sfs) < 0) {
+		r = -errno;
+		core_log(SELINUX_ERROR, "statfs(%s) failed: %s\n", path,
+			 strerror(-r));
+		goto out;
+	}
+	if (w.sfs.f_type == RAMFS_MAGIC || w.sfs.f_type == TMPFS_MAGIC ||
+	    w.sfs.f_type == SYSFS_MAGIC)
+		w.digest = false;
+	if (F(&w, PROGRESS) && F(&w, MASS_RELABEL))
+		w.efiles = inodes_in_use(path);
+
+	{
+		char *paths[] = {path, NULL};
+		int ff = FTS_PHYSICAL | FTS_NOCHDIR;
+
+		if (F(&w, XDEV))
+			ff |= FTS_XDEV;
+		w.fts = fts_open(paths, ff, NULL);
+	}
+	if (!w.fts) {
+		r = -errno;
+		core_log(SELINUX_ERROR, "fts error while labeling %s: %s\n",
+			 path, strerror(-r));
+		goto out;
+	}
+
+	if (nthreads == 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		nthreads = n > 0 ? (size_t)n : 1;
+	}
+	if (nthreads > 1) {
+		pthread_t *t = calloc(nthreads - 1, sizeof(*t));
+		size_t started = 0;
+
+		for (size_t i = 0; t && i < nthreads - 1; i++, started++)
+			if (pthread_create(&t[i], NULL, walk_thread, &w))
+				break;
+		walk_thread(&w);
+		for (size_t i = 0; i < started; i++)
+			pthread_join(t[i], NULL);
+		free(t);
+	} else {
+		walk_thread(&w);
+	}
+	fts_close(w.fts);
+	r = w.error;
+
+	if (F(&w, PROGRESS) && F(&w, MASS_RELABEL))
+		fprintf(stdout, "\r%s 100.0%%\n", path);
+	if (r == 0 && !w.abort && w.digest && !F(&w, NOCHANGE))
+		digests_write(&w);
+out:
+	digests_free(&w);
+	free(w.root);
+	pthread_mutex_lock(&rc_lock);
+	if (F(&w, ADD_ASSOC))
+		assoc_clear_locked();
+	rc_relabeled = w.relabeled;
+	rc_skipped_errors = r == 0 ? w.skipped : 0;
+	pthread_mutex_unlock(&rc_lock);
+	return r;
+}
+
+_public_ int selinux_restorecon(const char *pathname,
+				unsigned int restorecon_flags)
+{
+	return RET_ERRNO(restorecon_common(pathname, restorecon_flags, 1));
+}
+
+_public_ int selinux_restorecon_parallel(const char *pathname,
+					 unsigned int restorecon_flags,
+					 size_t nthreads)
+{
+	return RET_ERRNO(
+	    restorecon_common(pathname, restorecon_flags, nthreads));
+}
