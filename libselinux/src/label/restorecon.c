@@ -148,9 +148,16 @@ _public_ void selinux_restorecon_set_exclude_list(const char **exclude_list)
 				 "Full path required for exclude: %s.\n", p);
 			continue;
 		}
-		if (strv_add(&rc_excludes, &rc_nexcludes, p) < 0)
+		if (strv_add(&rc_excludes, &rc_nexcludes, p) < 0) {
 			core_log(SELINUX_ERROR, "%s:  Out of memory\n",
 				 __func__);
+			continue;
+		}
+		/* "/a/" excludes /a: compare without trailing slashes. */
+		for (char *e = rc_excludes[rc_nexcludes - 1],
+			  *z = e + strlen(e);
+		     z > e + 1 && z[-1] == '/';)
+			*--z = '\0';
 	}
 	pthread_mutex_unlock(&rc_lock);
 }
@@ -231,18 +238,25 @@ static void read_mount_excludes_locked(void)
 	free(line);
 }
 
-/* Exact matches only: the walk prunes excluded directories, so nothing
- * below one is reached; a path named explicitly below one is relabelled,
- * as by the reference. */
+/* path is an excluded directory or below one.  Only directories are
+ * checked during a walk (as by the reference): a file named explicitly
+ * below an excluded directory is still relabelled. */
+static bool below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == '\0');
+}
+
 bool lbl_rc_excluded(const char *path)
 {
 	bool ex = false;
 
 	pthread_mutex_lock(&rc_lock);
 	for (size_t i = 0; !ex && i < rc_nexcludes; i++)
-		ex = !strcmp(path, rc_excludes[i]);
+		ex = below(path, rc_excludes[i]);
 	for (size_t i = 0; !ex && i < rc_nmount_excludes; i++)
-		ex = !strcmp(path, rc_mount_excludes[i]);
+		ex = below(path, rc_mount_excludes[i]);
 	pthread_mutex_unlock(&rc_lock);
 	return ex;
 }
