@@ -50,6 +50,21 @@ static unsigned long rc_relabeled;
 static char **rc_custom;
 static bool rc_custom_read;
 
+/*
+ * The reference calls the log callback under a process-wide mutex, so a
+ * callback that prints in pieces is never interleaved by the threads of
+ * selinux_restorecon_parallel.  core_log takes no lock; until it does,
+ * this file's messages are serialized here.  A leaf lock: nothing else
+ * is taken while it is held.
+ */
+static pthread_mutex_t rc_log_lock = PTHREAD_MUTEX_INITIALIZER;
+#define rc_log(...)                                                            \
+	do {                                                                   \
+		pthread_mutex_lock(&rc_log_lock);                              \
+		core_log(__VA_ARGS__);                                         \
+		pthread_mutex_unlock(&rc_log_lock);                            \
+	} while (0)
+
 /* The inode -> context table of ADD_ASSOC, per walk; guarded by rc_lock. */
 struct assoc {
 	ino_t ino;
@@ -81,9 +96,9 @@ _public_ struct selabel_handle *selinux_restorecon_default_handle(void)
 	struct selabel_handle *h = selabel_open(SELABEL_CTX_FILE, opts, 1);
 
 	if (!h)
-		core_log(SELINUX_ERROR,
-			 "Error obtaining file context handle: %s\n",
-			 strerror(errno));
+		rc_log(SELINUX_ERROR,
+		       "Error obtaining file context handle: %s\n",
+		       strerror(errno));
 	return h;
 }
 
@@ -137,20 +152,19 @@ _public_ void selinux_restorecon_set_exclude_list(const char **exclude_list)
 		const char *p = exclude_list[i];
 
 		if (lstat(p, &st) < 0) {
-			core_log(SELINUX_ERROR,
-				 "lstat error on exclude path \"%s\", %s - "
-				 "ignoring.\n",
-				 p, strerror(errno));
+			rc_log(SELINUX_ERROR,
+			       "lstat error on exclude path \"%s\", %s - "
+			       "ignoring.\n",
+			       p, strerror(errno));
 			continue;
 		}
 		if (p[0] != '/') {
-			core_log(SELINUX_ERROR,
-				 "Full path required for exclude: %s.\n", p);
+			rc_log(SELINUX_ERROR,
+			       "Full path required for exclude: %s.\n", p);
 			continue;
 		}
 		if (strv_add(&rc_excludes, &rc_nexcludes, p) < 0) {
-			core_log(SELINUX_ERROR, "%s:  Out of memory\n",
-				 __func__);
+			rc_log(SELINUX_ERROR, "%s:  Out of memory\n", __func__);
 			continue;
 		}
 		/* "/a/" excludes /a: compare without trailing slashes. */
@@ -168,7 +182,7 @@ _public_ int selinux_restorecon_set_alt_rootpath(const char *alt_rootpath)
 	size_t n;
 
 	if (alt_rootpath && !r) {
-		core_log(SELINUX_ERROR, "%s:  Out of memory\n", __func__);
+		rc_log(SELINUX_ERROR, "%s:  Out of memory\n", __func__);
 		return RET_ERRNO(-ENOMEM);
 	}
 	n = r ? strlen(r) : 0;
@@ -386,14 +400,14 @@ static int assoc_add(const struct stat *st, const char *con, const char *file,
 		if (!f) {
 			r = -ENOMEM;
 		} else if (strcmp(a->con, con)) {
-			core_log(SELINUX_ERROR,
-				 "conflicting specifications for %s and %s, "
-				 "using %s.\n",
-				 file, a->file, a->con);
+			rc_log(SELINUX_ERROR,
+			       "conflicting specifications for %s and %s, "
+			       "using %s.\n",
+			       file, a->file, a->con);
 			if (conflict_error) {
-				core_log(SELINUX_ERROR,
-					 "treating conflicting specifications "
-					 "as an error.\n");
+				rc_log(SELINUX_ERROR,
+				       "treating conflicting specifications "
+				       "as an error.\n");
 				r = -EINVAL;
 			}
 		}
@@ -482,9 +496,9 @@ static int restore_one(struct walk *w, const char *path, const struct stat *st,
 
 	if (w->root) {
 		if (strncmp(w->root, path, w->rootlen)) {
-			core_log(SELINUX_ERROR,
-				 "%s is not located in alt_rootpath %s\n", path,
-				 w->root);
+			rc_log(SELINUX_ERROR,
+			       "%s is not located in alt_rootpath %s\n", path,
+			       w->root);
 			return -EINVAL;
 		}
 		key = path[w->rootlen] ? path + w->rootlen : "/";
@@ -493,9 +507,9 @@ static int restore_one(struct walk *w, const char *path, const struct stat *st,
 		r = -errno;
 		if (r == -ENOENT) {
 			if (first)
-				core_log(SELINUX_INFO,
-					 "Warning no default label for %s\n",
-					 key);
+				rc_log(SELINUX_INFO,
+				       "Warning no default label for %s\n",
+				       key);
 			return 0;
 		}
 		return r;
@@ -505,15 +519,14 @@ static int restore_one(struct walk *w, const char *path, const struct stat *st,
 	if (F(w, ADD_ASSOC)) {
 		r = assoc_add(st, newcon, path, F(w, CONFLICT_ERROR));
 		if (r < 0) {
-			core_log(SELINUX_ERROR, "filespec_add error: %s\n",
-				 path);
+			rc_log(SELINUX_ERROR, "filespec_add error: %s\n", path);
 			return r;
 		}
 		if (r > 0)
 			return 0;
 	}
 	if (F(w, LOG_MATCHES))
-		core_log(SELINUX_INFO, "%s matched by %s\n", path, newcon);
+		rc_log(SELINUX_INFO, "%s matched by %s\n", path, newcon);
 
 	n = core_xattr_get(path, -1, CORE_XATTR_NOFOLLOW, &curcon);
 	if (n < 0 && n != -ENODATA) {
@@ -525,10 +538,10 @@ static int restore_one(struct walk *w, const char *path, const struct stat *st,
 	if (curcon && !F(w, SET_SPECFILE_CTX)) {
 		if (is_customizable(curcon)) {
 			if (w->verbose)
-				core_log(SELINUX_INFO,
-					 "%s not reset as customized by admin "
-					 "to %s\n",
-					 path, curcon);
+				rc_log(SELINUX_INFO,
+				       "%s not reset as customized by admin "
+				       "to %s\n",
+				       path, curcon);
 			return 0;
 		}
 		r = keep_all_but_type(curcon, &newcon);
@@ -548,9 +561,9 @@ static int restore_one(struct walk *w, const char *path, const struct stat *st,
 	/* glibc prints a NULL %s as "(null)"; the reference's message shows
 	 * that for an unlabelled file, and so does ours. */
 	if (w->verbose)
-		core_log(SELINUX_INFO, "%s %s from %s to %s\n",
-			 F(w, NOCHANGE) ? "Would relabel" : "Relabeled", path,
-			 curcon ? curcon : "(null)", newcon);
+		rc_log(SELINUX_INFO, "%s %s from %s to %s\n",
+		       F(w, NOCHANGE) ? "Would relabel" : "Relabeled", path,
+		       curcon ? curcon : "(null)", newcon);
 	if (F(w, SYSLOG_CHANGES) && !F(w, NOCHANGE)) {
 		if (curcon)
 			syslog(LOG_INFO, "relabeling %s from %s to %s\n", path,
@@ -560,8 +573,8 @@ static int restore_one(struct walk *w, const char *path, const struct stat *st,
 	}
 	return 0;
 err:
-	core_log(SELINUX_ERROR, "Could not set context for %s:  %s\n", path,
-		 strerror(-r));
+	rc_log(SELINUX_ERROR, "Could not set context for %s:  %s\n", path,
+	       strerror(-r));
 	return r;
 }
 
@@ -609,26 +622,26 @@ static void *walk_thread(void *arg)
 		first = e->fts_level == 0;
 		switch (e->fts_info) {
 		case FTS_DC:
-			core_log(SELINUX_ERROR, "Directory cycle on %s.\n",
-				 e->fts_path);
+			rc_log(SELINUX_ERROR, "Directory cycle on %s.\n",
+			       e->fts_path);
 			w->error = -ELOOP;
 			w->abort = true;
 			continue;
 		case FTS_DP:
 			continue;
 		case FTS_DNR:
-			core_log(SELINUX_ERROR, "Could not read %s: %s.\n",
-				 e->fts_path, strerror(e->fts_errno));
+			rc_log(SELINUX_ERROR, "Could not read %s: %s.\n",
+			       e->fts_path, strerror(e->fts_errno));
 			fts_set(w->fts, e, FTS_SKIP);
 			continue;
 		case FTS_NS:
-			core_log(SELINUX_ERROR, "Could not stat %s: %s.\n",
-				 e->fts_path, strerror(e->fts_errno));
+			rc_log(SELINUX_ERROR, "Could not stat %s: %s.\n",
+			       e->fts_path, strerror(e->fts_errno));
 			fts_set(w->fts, e, FTS_SKIP);
 			continue;
 		case FTS_ERR:
-			core_log(SELINUX_ERROR, "Error on %s: %s.\n",
-				 e->fts_path, strerror(e->fts_errno));
+			rc_log(SELINUX_ERROR, "Error on %s: %s.\n", e->fts_path,
+			       strerror(e->fts_errno));
 			fts_set(w->fts, e, FTS_SKIP);
 			continue;
 		case FTS_D:
@@ -643,10 +656,9 @@ static void *walk_thread(void *arg)
 			}
 			if (w->digest && digest_matches(w, e->fts_path) &&
 			    !F(w, IGNORE_DIGEST)) {
-				core_log(
-				    SELINUX_INFO,
-				    "Skipping restorecon on directory(%s)\n",
-				    e->fts_path);
+				rc_log(SELINUX_INFO,
+				       "Skipping restorecon on directory(%s)\n",
+				       e->fts_path);
 				fts_set(w->fts, e, FTS_SKIP);
 				continue;
 			}
@@ -655,9 +667,9 @@ static void *walk_thread(void *arg)
 			break;
 		}
 		if (strlen(e->fts_path) >= sizeof(path)) {
-			core_log(SELINUX_ERROR,
-				 "Could not set context for %s:  %s\n",
-				 e->fts_path, strerror(ENAMETOOLONG));
+			rc_log(SELINUX_ERROR,
+			       "Could not set context for %s:  %s\n",
+			       e->fts_path, strerror(ENAMETOOLONG));
 			r = -ENAMETOOLONG;
 		} else {
 			strcpy(path, e->fts_path);
@@ -722,8 +734,8 @@ static void digests_write(struct walk *w)
 	for (struct digest_node *d = w->digests; d; d = d->next)
 		if (setxattr(d->path, SEHASH_XATTR, d->digest, LBL_SHA1_LEN,
 			     0) < 0)
-			core_log(SELINUX_ERROR, "setxattr failed: %s: %s\n",
-				 d->path, strerror(errno));
+			rc_log(SELINUX_ERROR, "setxattr failed: %s: %s\n",
+			       d->path, strerror(errno));
 }
 
 static void digests_free(struct walk *w)
@@ -758,16 +770,16 @@ static int restorecon_common(const char *pathname, unsigned int flags,
 		return r;
 	r = resolve(pathname, F(&w, REALPATH), &path);
 	if (r < 0) {
-		core_log(SELINUX_ERROR, "realpath(%s) failed: %s\n", pathname,
-			 strerror(-r));
+		rc_log(SELINUX_ERROR, "realpath(%s) failed: %s\n", pathname,
+		       strerror(-r));
 		return r;
 	}
 	if (lstat(path, &st) < 0) {
 		r = -errno;
 		if (r == -ENOENT && F(&w, IGNORE_NOENTRY))
 			return 0;
-		core_log(SELINUX_ERROR, "lstat(%s) failed: %s\n", path,
-			 strerror(-r));
+		rc_log(SELINUX_ERROR, "lstat(%s) failed: %s\n", path,
+		       strerror(-r));
 		return r;
 	}
 	if (!F(&w, IGNORE_MOUNTS))
@@ -796,8 +808,8 @@ static int restorecon_common(const char *pathname, unsigned int flags,
 	}
 	if (!S_ISLNK(st.st_mode) && statfs(path, &w.sfs) < 0) {
 		r = -errno;
-		core_log(SELINUX_ERROR, "statfs(%s) failed: %s\n", path,
-			 strerror(-r));
+		rc_log(SELINUX_ERROR, "statfs(%s) failed: %s\n", path,
+		       strerror(-r));
 		goto out;
 	}
 	if (w.sfs.f_type == RAMFS_MAGIC || w.sfs.f_type == TMPFS_MAGIC ||
@@ -816,8 +828,8 @@ static int restorecon_common(const char *pathname, unsigned int flags,
 	}
 	if (!w.fts) {
 		r = -errno;
-		core_log(SELINUX_ERROR, "fts error while labeling %s: %s\n",
-			 path, strerror(-r));
+		rc_log(SELINUX_ERROR, "fts error while labeling %s: %s\n", path,
+		       strerror(-r));
 		goto out;
 	}
 
