@@ -443,6 +443,7 @@ struct walk {
 	char *root;
 	size_t rootlen;
 	unsigned long long efiles; /* MASS_RELABEL: inodes in use */
+	dev_t dev;		   /* XDEV: the device the walk started on */
 	struct statfs sfs;
 	FTS *fts;
 	/* Guarded by lock, with the fts stream itself. */
@@ -645,6 +646,12 @@ static void *walk_thread(void *arg)
 			fts_set(w->fts, e, FTS_SKIP);
 			continue;
 		case FTS_D:
+			/* FTS_XDEV still returns the mount point itself; the
+			 * reference leaves it alone too. */
+			if (F(w, XDEV) && e->fts_statp->st_dev != w->dev) {
+				fts_set(w->fts, e, FTS_SKIP);
+				continue;
+			}
 			if (w->sfs.f_type == SYSFS_MAGIC &&
 			    !selabel_partial_match(w->h, e->fts_path)) {
 				fts_set(w->fts, e, FTS_SKIP);
@@ -801,6 +808,7 @@ static int restorecon_common(const char *pathname, unsigned int flags,
 	 * writes them. */
 	w.digest = have_digest && !F(&w, SKIP_DIGEST) && S_ISDIR(st.st_mode);
 
+	w.dev = st.st_dev;
 	if (!F(&w, RECURSE)) {
 		r = lbl_rc_excluded(path) ? 0
 					  : restore_one(&w, path, &st, true);
