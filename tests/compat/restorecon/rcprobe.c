@@ -4,7 +4,8 @@
  *
  *   rcprobe [-d] [-t N] [-e DIR]... [-r ROOT] [-x XFLAGS] SPECFILE FLAGS PATH
  *
- * Opens SPECFILE (with SELABEL_OPT_DIGEST when -d), installs it, then
+ * Opens SPECFILE (with SELABEL_OPT_DIGEST when -d) and installs it (a
+ * SPECFILE of "-" installs nothing: the library opens its default), then
  * runs selinux_restorecon(PATH, FLAGS) -- or selinux_restorecon_parallel
  * with -t, or selinux_restorecon_xattr(PATH, XFLAGS) with -x -- and
  * prints every log message, the result, errno and the skipped-error
@@ -34,7 +35,7 @@ static int log_cb(int type, const char *fmt, ...)
 
 int main(int argc, char **argv)
 {
-	const char *excl[16] = { 0 };
+	const char *excl[16] = {0};
 	const char *root = NULL;
 	int nex = 0, opt, digest = 0, xattr = 0, r, e;
 	long threads = -1;
@@ -66,20 +67,22 @@ int main(int argc, char **argv)
 	}
 	if (argc - optind != 3)
 		return 2;
-	selinux_set_callback(SELINUX_CB_LOG, (union selinux_callback){
-						     .func_log = log_cb });
-	{
+	selinux_set_callback(SELINUX_CB_LOG,
+			     (union selinux_callback){.func_log = log_cb});
+	if (!strcmp(argv[optind], "-")) {
+		h = NULL;
+	} else {
 		struct selinux_opt opts[] = {
-			{ SELABEL_OPT_PATH, argv[optind] },
-			{ SELABEL_OPT_DIGEST, digest ? (char *)1 : NULL },
+		    {SELABEL_OPT_PATH, argv[optind]},
+		    {SELABEL_OPT_DIGEST, digest ? (char *)1 : NULL},
 		};
 		h = selabel_open(SELABEL_CTX_FILE, opts, 2);
+		if (!h) {
+			printf("selabel_open: %s\n", strerror(errno));
+			return 1;
+		}
+		selinux_restorecon_set_sehandle(h);
 	}
-	if (!h) {
-		printf("selabel_open: %s\n", strerror(errno));
-		return 1;
-	}
-	selinux_restorecon_set_sehandle(h);
 	if (nex)
 		selinux_restorecon_set_exclude_list(excl);
 	if (root && selinux_restorecon_set_alt_rootpath(root) < 0)
@@ -114,6 +117,7 @@ int main(int argc, char **argv)
 		       selinux_restorecon_get_skipped_errors());
 	}
 	fflush(stdout);
-	selabel_close(h);
+	if (h)
+		selabel_close(h);
 	return 0;
 }
