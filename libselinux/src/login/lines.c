@@ -1,0 +1,27 @@
+/* login/lines.c: small helpers of the policy-file parsers. */
+#include <ctype.h>
+#include <fcntl.h>
+
+#include "internal.h"
+
+int login_fopen(const char *path, FILE **f)
+{
+	if (!path)
+		return -ENOENT;
+	*f = fopen(path, "re");
+	return *f ? 0 : -errno;
+}
+
+char *login_skip_space(char *s)
+{
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+char *login_skip_word(char *s)
+{
+	while (*s && !isspace((unsigned char)*s))
+		s++;
+	return s;
+}
