@@ -796,12 +796,14 @@ static int restorecon_common(const char *pathname, unsigned int flags,
 	if (rc_root) {
 		w.root = strdup(rc_root);
 		w.rootlen = rc_rootlen;
+		if (!w.root)
+			r = -ENOMEM;
 	}
 	if (F(&w, ADD_ASSOC))
 		assoc_clear_locked();
 	pthread_mutex_unlock(&rc_lock);
-	if (rc_root && !w.root)
-		return -ENOMEM;
+	if (r < 0)
+		return r;
 
 	/* Digests need a handle that keeps one, a directory to hang them on
 	 * and a file system that keeps them across boots; and NOCHANGE never
