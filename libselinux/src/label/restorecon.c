@@ -727,13 +727,41 @@ static int resolve(const char *in, bool real, char **out)
 	return 0;
 }
 
-static unsigned long long inodes_in_use(const char *path)
+/*
+ * MASS_RELABEL's percentage is of the inodes in use on the seclabel file
+ * systems, as the reference counts them: none when SELinux is disabled
+ * (no mount shows seclabel), and then progress counts thousands instead.
+ */
+static unsigned long long seclabel_inodes(void)
 {
-	struct statvfs sv;
+	_cleanup_fclose_ FILE *f = NULL;
+	unsigned long long n = 0;
+	char *line = NULL;
+	size_t cap = 0;
 
-	if (statvfs(path, &sv) < 0 || sv.f_files < sv.f_ffree)
+	if (is_selinux_enabled() <= 0)
 		return 0;
-	return sv.f_files - sv.f_ffree;
+	f = fopen("/proc/mounts", "re");
+	if (!f)
+		return 0;
+	while (getline(&line, &cap, f) > 0) {
+		char dev[4096], mnt[4096], type[256], opts[4096];
+		struct statvfs sv;
+		bool seclabel = false;
+
+		if (sscanf(line, "%4095s %4095s %255s %4095s", dev, mnt, type,
+			   opts) != 4)
+			continue;
+		for (char *s, *t = strtok_r(opts, ",", &s); t;
+		     t = strtok_r(NULL, ",", &s))
+			if (!strcmp(t, "seclabel"))
+				seclabel = true;
+		if (seclabel && statvfs(mnt, &sv) == 0 &&
+		    sv.f_files >= sv.f_ffree)
+			n += sv.f_files - sv.f_ffree;
+	}
+	free(line);
+	return n;
 }
 
 static void digests_write(struct walk *w)
@@ -825,8 +853,8 @@ static int restorecon_common(const char *pathname, unsigned int flags,
 	if (w.sfs.f_type == RAMFS_MAGIC || w.sfs.f_type == TMPFS_MAGIC ||
 	    w.sfs.f_type == SYSFS_MAGIC)
 		w.digest = false;
-	if (F(&w, PROGRESS) && F(&w, MASS_RELABEL))
-		w.efiles = inodes_in_use(path);
+	if (F(&w, PROGRESS) && F(&w, MASS_RELABEL) && !F(&w, IGNORE_MOUNTS))
+		w.efiles = seclabel_inodes();
 
 	{
 		char *paths[] = {path, NULL};

@@ -112,6 +112,11 @@ CASES = {
     'sf-T': [('rm', 'T/x'), sf('-v', '-T', '4', 'FC', 'T')],
     'sf-T0': [('rm', 'T/x'), sf('-v', '-T', '0', '-F', 'FC', 'T')],
     'sf-p': [('big',), sf('-p', 'FC', 'T')],
+    # MASS_RELABEL's percentage is of the inodes on seclabel mounts: none
+    # on a host without SELinux, so both count thousands.
+    'probe-progress': [('big',), probe('FC', str(RECURSE | NOCHANGE | 0x20 |
+                                                 0x4000), 'T'),
+                       probe('FC', str(RECURSE | VERBOSE | 0x20), 'T')],
     'sf-T-big': [('big',), ('rm', 'T/x'), sf('-v', '-T', '4', 'FC', 'T')],
     'probe-parallel-big': [('big',), ('rm', 'T/x'), ('setraw', 'T/a/f2', 'garbage'),
                            probe('-t', '0', 'FC',
