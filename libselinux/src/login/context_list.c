@@ -73,10 +73,11 @@ static bool line_matches(char *line, const char *role, const char *type,
 
 /*
  * Add to l, in the order of the first line of f for fromcon's role:type,
- * each listed "role:type[:level]" made into "user:role:type[:level]" with
- * fromcon's range (when it has one), unless already there or refused by
- * the policy.  -ENOENT when no line is for fromcon; a partial context that
- * is not one stops the line with -EINVAL (what was added stays).
+ * each listed "role:type[:level]" made into "user:role:type" with
+ * fromcon's range (none when fromcon has none: the listed level is always
+ * replaced, as in the reference), unless already there or refused by
+ * the policy.  -ENOENT when no line is for fromcon.  A word that does not
+ * make a context is skipped, as the reference does.
  */
 static int add_from_file(FILE *f, const char *fromcon, const char *user,
 			 struct con_list *l)
@@ -119,14 +120,10 @@ static int add_from_file(FILE *f, const char *fromcon, const char *user,
 		if (asprintf(&s, "%s:%s", user, p) < 0)
 			return -ENOMEM;
 		uc = context_new(s);
-		if (!uc)
-			return login_errno();
-		if (range && context_range_set(uc, range))
-			return login_errno();
+		if (!uc || context_range_set(uc, range))
+			continue;
 		str = context_str(uc);
-		if (!str)
-			return login_errno();
-		if (list_has(l, str) || security_check_context(str) < 0)
+		if (!str || list_has(l, str) || security_check_context(str) < 0)
 			continue;
 		r = list_add(l, str);
 		if (r < 0)
@@ -168,8 +165,9 @@ static int failsafe(const char *user, char **con)
 	r = login_fopen(selinux_failsafe_context_path(), &f);
 	if (r < 0)
 		return r;
+	/* An empty file offers no failsafe context. */
 	if (!fgets(buf, sizeof(buf), f))
-		return ferror(f) ? -EIO : -EINVAL;
+		return ferror(f) ? -EIO : -ENOENT;
 	n = strlen(buf);
 	if (n && buf[n - 1] == '\n')
 		buf[n - 1] = '\0';

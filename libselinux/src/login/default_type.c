@@ -10,13 +10,14 @@
  * its last character (meant to be the newline), as the reference reads
  * the file: a last line without a newline loses the type's last letter
  * and a longer line is seen as several.  The first line of the role
- * wins; the type ends at whitespace.  A missing role is -EINVAL, as in
+ * wins; the type is the rest of the line (the reference keeps trailing
+ * words and spaces too).  A missing role is -EINVAL, as in
  * the reference (not ENOENT: that is a missing file).
  */
 int login_default_type(const char *role, char **type)
 {
 	_cleanup_fclose_ FILE *f = NULL;
-	char buf[250], *p = NULL, *end;
+	char buf[250], *p = NULL;
 	size_t rlen, n;
 	int r;
 
@@ -39,8 +40,7 @@ int login_default_type(const char *role, char **type)
 	}
 	if (!p)
 		return -EINVAL;
-	end = login_skip_word(p);
-	*type = strndup(p, (size_t)(end - p));
+	*type = strdup(p);
 	return *type ? 0 : -ENOMEM;
 }
 
