@@ -1,0 +1,96 @@
+/*
+ * getdefaultcon: the default session context of a Linux user (through
+ * seusers) from a context.  Exits 1 on success and 0 on failure, as
+ * Debian's does.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <selinux/get_context_list.h>
+#include <selinux/selinux.h>
+
+static void usage(const char *name, const char *detail, int rc)
+{
+	fprintf(stderr, "usage:  %s [-l level] [-s service] user [fromcon]\n",
+		name);
+	if (detail)
+		fprintf(stderr, "%s:  %s\n", name, detail);
+	exit(rc);
+}
+
+int main(int argc, char **argv)
+{
+	char *con = NULL, *seuser = NULL, *dlevel = NULL, *usercon = NULL;
+	const char *level = NULL, *role = NULL, *service = NULL;
+	int opt, r, verbose = 0;
+
+	while ((opt = getopt(argc, argv, "l:r:s:v")) > 0) {
+		switch (opt) {
+		case 'l':
+			level = optarg;
+			break;
+		case 'r':
+			role = optarg;
+			break;
+		case 's':
+			service = optarg;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		default:
+			usage(argv[0], "invalid option", 1);
+		}
+	}
+	if (argc - optind < 1 || argc - optind > 2)
+		usage(argv[0], "invalid number of arguments", 2);
+	if (!is_selinux_enabled()) {
+		fprintf(stderr, "%s may be used only on a SELinux kernel.\n",
+			argv[0]);
+		return 1;
+	}
+	if (argc - optind < 2) {
+		if (getcon(&con) < 0) {
+			fprintf(stderr, "Couldn't get current context:  %s\n",
+				strerror(errno));
+			return 2;
+		}
+	} else {
+		con = strdup(argv[optind + 1]);
+		if (!con)
+			return 1;
+	}
+	if (security_check_context(con)) {
+		fprintf(stderr, "%s:  invalid from context '%s'\n", argv[0],
+			con);
+		free(con);
+		return 3;
+	}
+	r = getseuser(argv[optind], service, &seuser, &dlevel);
+	if (r == 0) {
+		if (!level)
+			level = dlevel;
+		if (role && role[0])
+			r = get_default_context_with_rolelevel(seuser, role, level,
+							       con, &usercon);
+		else
+			r = get_default_context_with_level(seuser, level, con,
+							   &usercon);
+	}
+	if (r < 0)
+		perror(argv[0]);
+	else if (verbose)
+		printf("%s: %s from %s %s %s %s -> %s\n", argv[0], argv[optind],
+		       con, seuser, role ? role : "(null)",
+		       level ? level : "(null)", usercon);
+	else
+		printf("%s\n", usercon);
+	free(seuser);
+	free(dlevel);
+	free(usercon);
+	free(con);
+	return r >= 0;
+}
