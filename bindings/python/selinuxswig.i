@@ -20,11 +20,9 @@
  *
  * Only functions libselinux.so.1 exports are declared here: SWIG would
  * otherwise leave an undefined symbol in _selinux and the import would
- * fail.  selinux_restorecon*, the login layer (get_ordered_context_list,
- * getseuserbyname ...), setexecfilecon, is_context_customizable and
- * selinux_raw_context_to_color are not exported yet; add them here when
- * they are (the 'bindings' suite's interface test fails for a function of
- * the reference module that the library exports and this module lacks).
+ * fail: add a function here when the library exports it (the 'bindings'
+ * suite's interface test fails for a function of the reference module
+ * that the library exports and this module lacks).
  *
  * Parameter names are the established module's (they are the keyword
  * names of the Python wrappers), not always our headers'.
@@ -41,6 +39,8 @@
 #include <selinux/label.h>
 #include <selinux/get_default_type.h>
 #include <selinux/avc.h>
+#include <selinux/get_context_list.h>
+#include <selinux/restorecon.h>
 %}
 
 /* The pure-Python helpers go to the top of the generated __init__.py. */
@@ -204,6 +204,11 @@ struct avc_cache_stats {
  * aliases); the established module returns the pointer it passed, hence
  * a trailing None.
  */
+/* selinux_restorecon_set_exclude_list() takes no argument in the
+ * established module: it installs an empty list. */
+%typemap(in, numinputs=0) const char **exclude_list (char *temp = NULL) {
+	$1 = &temp;
+}
 %typemap(in, numinputs=0) const char **aliases (const char *temp = NULL) {
 	$1 = ($1_ltype)&temp;
 }
@@ -756,6 +761,63 @@ extern int selabel_digest(struct selabel_handle *rec, unsigned char **digest,
 extern enum selabel_cmp_result selabel_cmp(struct selabel_handle *h1,
 					   struct selabel_handle *h2);
 extern void selabel_stats(struct selabel_handle *handle);
+
+/* ------------------------------------------------------------------ */
+/* get_context_list.h, get_default_type.h: the login layer            */
+/* ------------------------------------------------------------------ */
+
+extern int get_ordered_context_list(const char *user, const char *fromcon,
+				    char ***list);
+extern int get_ordered_context_list_with_level(const char *user,
+					       const char *level,
+					       const char *fromcon,
+					       char ***list);
+extern int get_default_context(const char *user, const char *fromcon,
+			       char **newcon);
+extern int get_default_context_with_level(const char *user, const char *level,
+					  const char *fromcon, char **newcon);
+extern int get_default_context_with_role(const char *user, const char *role,
+					 const char *fromcon, char **newcon);
+extern int get_default_context_with_rolelevel(const char *user,
+					      const char *role,
+					      const char *level,
+					      const char *fromcon,
+					      char **newcon);
+extern int query_user_context(char **list, char **newcon);
+extern int manual_user_enter_context(const char *user, char **newcon);
+extern int get_default_type(const char *role, char **type);
+extern int getseuserbyname(const char *linuxuser, char **seuser, char **level);
+extern int getseuser(const char *username, const char *service,
+		     char **r_seuser, char **r_level);
+extern int is_context_customizable(const char *scontext);
+extern int selinux_check_securetty_context(const char *tty_context);
+extern int selinux_raw_context_to_color(const char *raw, char **color_str);
+extern int setexecfilecon(const char *filename, const char *fallback_type);
+
+/* ------------------------------------------------------------------ */
+/* restorecon.h                                                       */
+/* ------------------------------------------------------------------ */
+
+struct dir_xattr {
+	char *directory;
+	char *digest;
+	int result;
+	struct dir_xattr *next;
+};
+
+extern int selinux_restorecon(const char *pathname,
+			      unsigned int restorecon_flags);
+extern int selinux_restorecon_parallel(const char *pathname,
+				       unsigned int restorecon_flags,
+				       size_t nthreads);
+extern void selinux_restorecon_set_sehandle(struct selabel_handle *hndl);
+extern struct selabel_handle *selinux_restorecon_default_handle(void);
+extern void selinux_restorecon_set_exclude_list(const char **exclude_list);
+extern int selinux_restorecon_set_alt_rootpath(const char *alt_rootpath);
+extern int selinux_restorecon_xattr(const char *pathname,
+				    unsigned int xattr_flags,
+				    struct dir_xattr ***xattr_list);
+extern long selinux_restorecon_get_skipped_errors(void);
 
 /* ------------------------------------------------------------------ */
 /* Python helpers                                                     */
