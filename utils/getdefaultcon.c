@@ -74,8 +74,8 @@ int main(int argc, char **argv)
 		if (!level)
 			level = dlevel;
 		if (role && role[0])
-			r = get_default_context_with_rolelevel(seuser, role, level,
-							       con, &usercon);
+			r = get_default_context_with_rolelevel(
+			    seuser, role, level, con, &usercon);
 		else
 			r = get_default_context_with_level(seuser, level, con,
 							   &usercon);

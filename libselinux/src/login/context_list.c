@@ -182,7 +182,7 @@ static int failsafe(const char *user, char **con)
 int login_context_list(const char *user, const char *fromcon, char ***list)
 {
 	_cleanup_free_ char *self = NULL, *upath = NULL;
-	struct con_list l = { 0 };
+	struct con_list l = {0};
 	const char *udir;
 	char *con = NULL;
 	int r;

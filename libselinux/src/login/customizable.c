@@ -42,8 +42,8 @@ static void types_load(void)
 		if (!*p)
 			continue;
 		if (n + 2 > cap) {
-			char **nv = realloc(v, (cap = cap ? 2 * cap : 16) *
-						   sizeof(*v));
+			char **nv =
+			    realloc(v, (cap = cap ? 2 * cap : 16) * sizeof(*v));
 			if (!nv)
 				break;
 			v = nv;

@@ -35,7 +35,8 @@ static int pick(const char *user, const char *fromcon, const char *role,
 		c = context_new(*p);
 		if (!c)
 			continue;
-		match = context_role_get(c) && !strcmp(context_role_get(c), role);
+		match =
+		    context_role_get(c) && !strcmp(context_role_get(c), role);
 		context_free(c);
 		if (match) {
 			*newcon = strdup(*p);
@@ -66,8 +67,7 @@ _public_ int get_default_context(const char *user, const char *fromcon,
 	return RET_ERRNO(pick(user, fromcon, NULL, newcon));
 }
 
-_public_ int get_default_context_with_level(const char *user,
-					    const char *level,
+_public_ int get_default_context_with_level(const char *user, const char *level,
 					    const char *fromcon, char **newcon)
 {
 	return RET_ERRNO(pick_level(user, fromcon, NULL, level, newcon));

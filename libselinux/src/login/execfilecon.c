@@ -18,9 +18,8 @@ static int execfilecon(const char *filename, const char *fallback_type)
 	char *s;
 
 	if (getcon(&mycon) < 0 || getfilecon(filename, &fcon) < 0 ||
-	    security_compute_create(mycon, fcon,
-				    string_to_security_class("process"),
-				    &newcon) < 0)
+	    security_compute_create(
+		mycon, fcon, string_to_security_class("process"), &newcon) < 0)
 		return login_errno();
 	if (!strcmp(mycon, newcon)) {
 		/* No transition: stay in our context with the fallback type. */

@@ -121,7 +121,7 @@ int login_seuser_by_name(const char *name, char **seuser, char **level)
 {
 	_cleanup_fclose_ FILE *f = NULL;
 	_cleanup_free_ char *line = NULL;
-	struct seuser_entry user = { 0 }, grp = { 0 }, def = { 0 }, *pick;
+	struct seuser_entry user = {0}, grp = {0}, def = {0}, *pick;
 	size_t cap = 0;
 	bool mls;
 	gid_t gid;
@@ -135,7 +135,7 @@ int login_seuser_by_name(const char *name, char **seuser, char **level)
 	mls = is_selinux_mls_enabled() == 1;
 	gid = primary_gid(name);
 	while (getline(&line, &cap, f) > 0) {
-		struct seuser_entry e = { 0 };
+		struct seuser_entry e = {0};
 
 		r = parse_line(line, mls, &e);
 		if (r < 0)
@@ -190,8 +190,8 @@ _public_ int getseuserbyname(const char *name, char **seuser, char **level)
  * the last "*" line; a record without a level is unusable.  Anything
  * short of a usable record falls back to getseuserbyname().
  */
-static int from_logins(const char *username, const char *service,
-		       char **seuser, char **level)
+static int from_logins(const char *username, const char *service, char **seuser,
+		       char **level)
 {
 	_cleanup_free_ char *path = NULL, *line = NULL, *rec = NULL;
 	_cleanup_fclose_ FILE *f = NULL;
@@ -234,8 +234,8 @@ static int from_logins(const char *username, const char *service,
 	return 0;
 }
 
-_public_ int getseuser(const char *username, const char *service,
-		       char **seuser, char **level)
+_public_ int getseuser(const char *username, const char *service, char **seuser,
+		       char **level)
 {
 	if (from_logins(username, service, seuser, level) == 0)
 		return 0;

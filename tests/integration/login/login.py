@@ -5,7 +5,10 @@ LD_LIBRARY_PATH=OURS), over the bundled tree and fixture trees derived from
 it, then a few answers written by hand from the bundled policy's files.
 
 Usage: login.py LPROBE OURS TREE mls|nonmls
-Runs under tests/lib/with-server.sh (SELINUXFS_MNT set)."""
+Runs under tests/lib/with-server.sh (SELINUXFS_MNT set).  LOGIN_PRELOAD,
+when set, is preloaded into our runs only: point it at libasan.so and OURS
+at build-asan/libselinux to run the sweep on the sanitizer build (a leak
+or an error changes the exit status, which is compared)."""
 import os
 import re
 import shutil
@@ -24,6 +27,8 @@ def run(lib, root, args, stdin=''):
     env = dict(os.environ)
     if lib == 'ours':
         env['LD_LIBRARY_PATH'] = ours
+        if os.environ.get('LOGIN_PRELOAD'):
+            env['LD_PRELOAD'] = os.environ['LOGIN_PRELOAD']
     p = subprocess.run([probe, 'mnt', mnt, 'root', root] + args,
                        input=stdin, capture_output=True, text=True,
                        env=env, timeout=20)

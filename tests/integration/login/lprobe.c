@@ -19,7 +19,9 @@
  *   query CON,CON,...             query_user_context (answers on stdin)
  *   manual USER                   manual_user_enter_context (stdin)
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +89,7 @@ static int log_cb(int type, const char *fmt, ...)
 
 int main(int argc, char **argv)
 {
-	union selinux_callback cb = { .func_log = log_cb };
+	union selinux_callback cb = {.func_log = log_cb};
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	selinux_set_callback(SELINUX_CB_LOG, cb);
@@ -118,8 +120,9 @@ int main(int argc, char **argv)
 			if (r < 0) {
 				show_rc("seuser", r, errno);
 			} else {
-				printf("seuser %s = %d \"%s\" \"%s\"\n", argv[i], r,
-				       s ? s : "(null)", l ? l : "(null)");
+				printf("seuser %s = %d \"%s\" \"%s\"\n",
+				       argv[i], r, s ? s : "(null)",
+				       l ? l : "(null)");
 				free(s);
 				free(l);
 			}
@@ -168,9 +171,9 @@ int main(int argc, char **argv)
 			show_str("defl", r, s);
 		} else if (!strcmp(c, "defr")) {
 			NEED(3);
-			r = get_default_context_with_role(
-			    arg(argv[i + 1]), arg(argv[i + 2]),
-			    arg(argv[i + 3]), &s);
+			r = get_default_context_with_role(arg(argv[i + 1]),
+							  arg(argv[i + 2]),
+							  arg(argv[i + 3]), &s);
 			i += 3;
 			show_str("defr", r, s);
 		} else if (!strcmp(c, "defrl")) {

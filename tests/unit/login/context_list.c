@@ -83,9 +83,11 @@ START_TEST(test_get_ordered_context_list_broken)
 	char *big = huge_line(300000, 'z'), *text;
 
 	/* A first field alone, junk words, a huge line, a bad caller. */
-	ck_assert_int_ne(asprintf(&text, "system_r:sshd_t\n%s"
-					 "system_r:sshd_t junk a_r:a_t %s",
-				  big, big), -1);
+	ck_assert_int_ne(asprintf(&text,
+				  "system_r:sshd_t\n%s"
+				  "system_r:sshd_t junk a_r:a_t %s",
+				  big, big),
+			 -1);
 	fx_writes(TREE "contexts/default_contexts", text);
 	free(text);
 	free(big);
@@ -106,9 +108,9 @@ START_TEST(test_get_ordered_context_list_mls_range)
 	ck_assert_int_eq(get_ordered_context_list("mo", FROM ":s1-s2", &list),
 			 2);
 	ck_assert_str_eq(got(2), "mo:a_r:a_t:s1-s2 mo:b_r:b_t:s1-s2");
-	ck_assert_int_eq(get_ordered_context_list_with_level("mo", "s0",
-							     FROM ":s1", &list),
-			 2);
+	ck_assert_int_eq(
+	    get_ordered_context_list_with_level("mo", "s0", FROM ":s1", &list),
+	    2);
 	ck_assert_str_eq(got(2), "mo:a_r:a_t:s0 mo:b_r:b_t:s0");
 }
 END_TEST
@@ -122,17 +124,14 @@ START_TEST(test_get_default_context_with_role)
 	ck_assert_int_eq(get_default_context("ned", FROM, &con), 0);
 	ck_assert_str_eq(con, "ned:a_r:a_t");
 	freecon(con);
-	ck_assert_int_eq(get_default_context_with_role("ned", "b_r", FROM,
-						       &con),
-			 0);
+	ck_assert_int_eq(
+	    get_default_context_with_role("ned", "b_r", FROM, &con), 0);
 	ck_assert_str_eq(con, "ned:b_r:b_t");
 	freecon(con);
-	ck_assert_int_eq(get_default_context_with_role("ned", "c_r", FROM,
-						       &con),
-			 -1);
+	ck_assert_int_eq(
+	    get_default_context_with_role("ned", "c_r", FROM, &con), -1);
 	ck_assert_int_eq(errno, EINVAL);
-	ck_assert_int_eq(get_default_context_with_role("ned", NULL, FROM,
-						       &con),
+	ck_assert_int_eq(get_default_context_with_role("ned", NULL, FROM, &con),
 			 -1);
 	ck_assert_int_eq(errno, EINVAL);
 }
@@ -147,7 +146,7 @@ static void answers(const char *text)
 
 START_TEST(test_query_user_context_choice)
 {
-	char *l[] = { "a:b:c", "d:e:f", NULL }, *con = NULL;
+	char *l[] = {"a:b:c", "d:e:f", NULL}, *con = NULL;
 
 	answers("y\n7\n2\n");
 	ck_assert_int_eq(query_user_context(l, &con), 0);

@@ -75,8 +75,8 @@ START_TEST(test_getseuserbyname_broken_lines)
 	char *big = huge_line(200000, 'y'), *text;
 
 	/* No colon, an empty seuser, a 200000-byte line, then the entry. */
-	ck_assert_int_ne(asprintf(&text, "nocolon\n:\ndave:\n%sdave:staff_u\n",
-				  big), -1);
+	ck_assert_int_ne(
+	    asprintf(&text, "nocolon\n:\ndave:\n%sdave:staff_u\n", big), -1);
 	fx_writes(TREE "seusers", text);
 	free(text);
 	free(big);

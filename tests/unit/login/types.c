@@ -26,8 +26,9 @@ static int dtype(const char *role)
 
 START_TEST(test_get_default_type_found)
 {
-	fx_writes(TREE "contexts/default_type",
-		  "\n  sysadm_r:sysadm_t\nstaff_r:staff_t extra\nuser_r:user_t");
+	fx_writes(
+	    TREE "contexts/default_type",
+	    "\n  sysadm_r:sysadm_t\nstaff_r:staff_t extra\nuser_r:user_t");
 	ck_assert_int_eq(dtype("sysadm_r"), 0);
 	ck_assert_str_eq(type, "sysadm_t");
 	/* The rest of the line, as the reference. */
@@ -88,8 +89,7 @@ START_TEST(test_selinux_check_securetty_context_listed)
 {
 	char *big = huge_line(100000, 'w'), *text;
 
-	ck_assert_int_ne(asprintf(&text, "%s  tty_device_t junk\n\n", big),
-			 -1);
+	ck_assert_int_ne(asprintf(&text, "%s  tty_device_t junk\n\n", big), -1);
 	fx_writes(TREE "contexts/securetty_types", text);
 	free(text);
 	free(big);
