@@ -237,12 +237,6 @@ int sfs_getnode(uint64_t ino, struct sfs_node *n)
 	return fill_dyn(ino, n);
 }
 
-bool sfs_volatile(uint64_t ino)
-{
-	(void)ino;
-	return true;
-}
-
 /* Walks the children of dir: fn(ctx, name, ino) for each; stops early
  * when fn returns non-zero. */
 typedef int (*child_fn)(void *ctx, const char *name, uint64_t ino);

@@ -39,6 +39,10 @@ static policydb_t *pdb;
 static sidtab_t *sids;
 static uint32_t seqno;
 static int *pending; /* pending boolean values, by index */
+/* Filled at load: the process class's value, and which classes are the
+ * kernel's socket classes (indexed by class value). */
+static uint32_t proc_class;
+static bool *socket_class;
 
 #define CACHE_SLOTS 65536u /* a power of two */
 struct cache_slot {
@@ -78,6 +82,8 @@ static void sepol_msg(void *arg, sepol_handle_t *h, const char *fmt, ...)
 	(void)fmt;
 }
 
+static int class_tables(policydb_t *p, uint32_t *proc, bool **sock);
+
 static void policy_free(policydb_t *p, sidtab_t *s)
 {
 	if (s) {
@@ -95,6 +101,8 @@ int pol_load(const void *data, size_t len)
 	policydb_t *np;
 	sidtab_t *ns;
 	int *np_pending;
+	uint32_t np_proc;
+	bool *np_sock;
 	int r;
 
 	if (!handle) {
@@ -151,7 +159,8 @@ int pol_load(const void *data, size_t len)
 		return -EINVAL;
 	}
 	np_pending = calloc(np->p_bools.nprim + 1, sizeof(int));
-	if (!np_pending) {
+	if (!np_pending || class_tables(np, &np_proc, &np_sock) < 0) {
+		free(np_pending);
 		policy_free(np, ns);
 		return -ENOMEM;
 	}
@@ -163,6 +172,9 @@ int pol_load(const void *data, size_t len)
 	pdb = np;
 	sids = ns;
 	pending = np_pending;
+	free(socket_class);
+	socket_class = np_sock;
+	proc_class = np_proc;
 	sepol_set_policydb(pdb);
 	sepol_set_sidtab(sids);
 	cache_flush();
@@ -180,6 +192,8 @@ void pol_unload(void)
 	sids = NULL;
 	free(pending);
 	pending = NULL;
+	free(socket_class);
+	socket_class = NULL;
 	free(cache);
 	cache = NULL;
 	if (handle)
@@ -371,23 +385,32 @@ static const char *const socket_classes[] = {
 
 static bool is_socket_class(uint16_t tclass)
 {
-	const char *name = pol_class_name(tclass);
-
-	if (!name)
-		return false;
-	for (size_t i = 0; i < sizeof(socket_classes) / sizeof(*socket_classes);
-	     i++)
-		if (!strcmp(name, socket_classes[i]))
-			return true;
-	return false;
+	return tclass <= pdb->p_classes.nprim && socket_class[tclass];
 }
 
 static uint32_t process_class(void)
 {
-	class_datum_t *c = hashtab_search(pdb->p_classes.table,
+	return proc_class;
+}
+
+/* The tables above, for policy p. */
+static int class_tables(policydb_t *p, uint32_t *proc, bool **sock)
+{
+	class_datum_t *c = hashtab_search(p->p_classes.table,
 					  (hashtab_key_t) "process");
 
-	return c ? c->s.value : 0;
+	*proc = c ? c->s.value : 0;
+	*sock = calloc(p->p_classes.nprim + 1, sizeof(**sock));
+	if (!*sock)
+		return -ENOMEM;
+	for (size_t i = 0; i < sizeof(socket_classes) / sizeof(*socket_classes);
+	     i++) {
+		c = hashtab_search(p->p_classes.table,
+				   (hashtab_key_t)socket_classes[i]);
+		if (c)
+			(*sock)[c->s.value] = true;
+	}
+	return 0;
 }
 
 /* The kernel's mls_compute_sid(). */

@@ -138,8 +138,6 @@ int sfs_write(uint64_t ino, const char *data, size_t len, uint64_t off,
 /* A transaction: the request and the answer (malloc'd) it gets. */
 int sfs_transact(uint64_t ino, const char *req, size_t len, unsigned uid,
 		 char **ans, size_t *anslen);
-/* Whether the node's content changes with the policy (no caching). */
-bool sfs_volatile(uint64_t ino);
 /* Start: load the first policy (NULL: none yet) and set enforcing. */
 int sfs_start(const void *policy, size_t len, int enforcing);
 /* A whole policy written to "load" (fuse.c gathers the chunks). */
