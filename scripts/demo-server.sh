@@ -1,27 +1,16 @@
 #!/bin/sh
 # The second half of scripts/demo.sh: kernel/'s security server on the
-# bundled policy, and the utilities working through it.  demo.sh runs it in
-# a private mount namespace (unshare -m) with B, LIB and U set.
+# bundled policy, and the utilities working through it.  demo.sh runs it
+# under tests/lib/with-server.sh (the server mounted on $SELINUXFS_MNT, in
+# a mount namespace of its own) with B, LIB and U set.
 set -eu
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 show() { printf '$ %s\n' "$*"; "$@" || printf '(exit status %d)\n' "$?"; }
 ours() { env LD_LIBRARY_PATH="$LIB" "$@"; }
 
 step "kernel/'s security server: the bundled policy, served as a selinuxfs"
-# Other selinuxfs mounts of the machine leave this namespace (only).
-grep ' - fuse.selinuxfs ' /proc/self/mountinfo | cut -d' ' -f5 |
-	while read -r o; do umount -l "$o" 2>/dev/null || true; done
-S=$B/kernel/server/selinuxfsd
-P=$B/kernel/policy/bundled.33
-m=$(mktemp -d /tmp/selinuxfs-demo.XXXXXX)
-trap 'kill "$spid" 2>/dev/null; sleep 0.3; umount "$m" 2>/dev/null; rmdir "$m" 2>/dev/null' EXIT
-printf '$ %s\n' "selinuxfsd -f $P $m &"
-"$S" -f "$P" "$m" &
-spid=$!
-for _ in $(seq 100); do
-	grep -q " $m .* fuse.selinuxfs " /proc/self/mountinfo && break
-	sleep 0.05
-done
+m=$SELINUXFS_MNT
+printf '$ %s\n' "selinuxfsd -f $B/kernel/policy/bundled.33 $m &   (by tests/lib/with-server.sh)"
 show grep fuse.selinuxfs /proc/self/mountinfo
 echo "(our library finds it through /proc/self/mountinfo, as it finds a kernel's)"
 show "$U/selinuxenabled"

@@ -43,7 +43,9 @@ show ours /usr/sbin/getfilecon "$d/shadow"
 echo "(the same commands on the system library print the same:)"
 show ls -Z "$d/motd" "$d/shadow"
 
-# The server part runs in a mount namespace of its own, so that the library
-# finds this demo's server and no other selinuxfs mounted on the machine.
+# The server part runs under with-server.sh: the server on the bundled
+# policy, in a mount namespace of its own, so that the library finds this
+# demo's server and no other selinuxfs mounted on the machine.
 export B LIB U
-unshare -m --propagation private sh "$top/scripts/demo-server.sh"
+SELINUXFSD=$B/kernel/server/selinuxfsd "$top/tests/lib/with-server.sh" \
+	"$B/kernel/policy/bundled.33" sh "$top/scripts/demo-server.sh"

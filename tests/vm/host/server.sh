@@ -35,46 +35,15 @@ query=$VM_BUILD/tests/vm/sfsquery
 	"$gen" -n "${VM_SERVER_QUERIES:-$(. "$VM_SOURCE/tests/vm/profiles/$VM_PROFILE.sh" 2>/dev/null; echo "${SERVER_QUERIES:-60000}")}" "$VM_POLICY"
 } > "$VM_WORK/queries" || { echo "sfsgen $VM_POLICY failed"; exit 1; }
 
-# ---- kernel/'s server (kernel/server/selinuxfsd).
-# find_server prints the daemon's path; start_server DAEMON POLICY MOUNT
-# mounts it on MOUNT serving POLICY (loaded once, so that the sequence
-# numbers match the guest's single load) and prints its pid;
-# stop_server PID MOUNT unmounts.
-find_server() {
-	[ -x "$VM_BUILD/kernel/server/selinuxfsd" ] || return 1
-	echo "$VM_BUILD/kernel/server/selinuxfsd"
-}
-start_server() {
-	"$1" -f "$2" "$3" > /dev/null 2> "$VM_WORK/server.log" &
-	spid=$!
-	for _ in $(seq 100); do
-		grep -q " $3 .* fuse.selinuxfs " /proc/self/mountinfo &&
-			{ echo $spid; return 0; }
-		kill -0 $spid 2>/dev/null || return 1
-		sleep 0.05
-	done
-	kill $spid 2>/dev/null
-	return 1
-}
-stop_server() {
-	kill "$1" 2>/dev/null
-	for _ in $(seq 100); do
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.05
-	done
-	grep -q " $2 .* fuse.selinuxfs " /proc/self/mountinfo &&
-		{ umount "$2" 2>/dev/null || fusermount3 -u "$2" 2>/dev/null; }
-	return 0
-}
-
-server=$(find_server) || nothing "kernel/'s security server is not built yet"
-mnt=$(mktemp -d "$VM_WORK/server-mnt.XXXXXX")
-pid=$(start_server "$server" "$VM_POLICY" "$mnt") ||
-	{ echo "cannot start $server on $VM_POLICY"; exit 1; }
-"$query" -m "$mnt" "$VM_WORK/queries" > "$VM_WORK/answers"
+# ---- kernel/'s server, started on VM_POLICY (loaded once, so that the
+# sequence numbers match the guest's single load) by tests/lib/with-server.sh,
+# which mounts it in a namespace of its own and stops it afterwards.
+server=$VM_BUILD/kernel/server/selinuxfsd
+[ -x "$server" ] || nothing "kernel/'s security server is not built yet"
+SELINUXFSD=$server "$VM_SOURCE/tests/lib/with-server.sh" "$VM_POLICY" \
+	sh -c '"$1" -m "$SELINUXFS_MNT" "$2" > "$3"' sh \
+	"$query" "$VM_WORK/queries" "$VM_WORK/answers" 2> "$VM_WORK/server.log"
 rc=$?
-stop_server "$pid" "$mnt"
-rmdir "$mnt" 2>/dev/null
-[ $rc = 0 ] || { echo "sfsquery against the server failed ($rc)"; exit 1; }
+[ $rc = 0 ] || { echo "sfsquery against the server failed ($rc)"; cat "$VM_WORK/server.log"; exit 1; }
 cp "$VM_WORK/queries" "$VM_WORK/answers" "$out/"
 echo "server comparison: $(grep -vc '^#' "$out/queries") queries answered by $server"
