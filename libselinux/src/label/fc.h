@@ -185,6 +185,10 @@ struct fc_load {
 	const char *path;
 	uint32_t file;
 	bool bin; /* a compiled file: see FC_STOP */
+	/* Compile each regex as it is read, and refuse the file if one
+	 * fails (as VALIDATE does, without checking contexts): what
+	 * sefcontext_compile does. */
+	bool check_regex;
 };
 /* fc_add_spec's answer for a .bin spec whose context the validator
  * rejects: the reference then stops reading the file, keeps the specs

@@ -184,6 +184,13 @@ int fc_parse_bin(struct fc_load *l, int fd, const uint8_t *buf, size_t len)
 	}
 	if ((e = rd_u32(&r, &nspecs)) < 0)
 		goto bad;
+	/* Debian 12's library treats a compiled file without specs as one
+	 * that failed to load: the text file is used instead, and without
+	 * one the open fails with ENOENT (no message). */
+	if (!nspecs) {
+		rd_done(&r);
+		return -ENOENT;
+	}
 	/* Each spec takes at least 26 bytes: refuse absurd counts early. */
 	if (nspecs > rd_remaining(&r) / 26) {
 		e = -EINVAL;

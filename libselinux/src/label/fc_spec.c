@@ -9,6 +9,7 @@ const uint8_t fc_meta[256] = {
 	['+'] = 1, ['|'] = 1, ['['] = 1, ['('] = 1, ['{'] = 1,
 };
 
+
 static bool is_meta(char c)
 {
 	return fc_meta[(uint8_t)c];
@@ -354,6 +355,47 @@ static bool simple_regex(const char *re, bool *toplevel)
 	return depth == 0;
 }
 
+/*
+ * Might PCRE2 refuse re for its size (compiled patterns are limited to
+ * 64 KiB of code)?  The reference then fails every lookup that reaches
+ * the spec, whatever the key, so such a spec must be matched on its own
+ * (FC_SINGLE), never from the exact-string table or the trie, which a
+ * key outside its prefix never reaches.  A crude bound, checked for
+ * every spec: 40 bytes of code per character of the regex (a character
+ * class costs 33 for 3 or more characters), times every repeat count
+ * of a "{n,m}" (nested or not).  Only the rare specs above it are
+ * compiled to find out.
+ */
+static bool maybe_too_large(const char *re, size_t len)
+{
+	uint64_t bound = 40 * (uint64_t)len;
+
+	for (size_t i = 0; i < len && bound <= 32768; i++) {
+		unsigned long n = 0;
+
+		if (re[i] == '\\') {
+			i++;
+			continue;
+		}
+		if (re[i] != '{')
+			continue;
+		/* {n}, {n,} and {n,m}: the largest number counts. */
+		for (size_t j = i + 1; j < len && j < i + 14; j++) {
+			unsigned long k = 0;
+
+			while (j < len && re[j] >= '0' && re[j] <= '9' &&
+			       k < 100000)
+				k = k * 10 + (re[j++] - '0');
+			if (k + 1 > n)
+				n = k + 1;
+			if (j >= len || re[j] != ',')
+				break;
+		}
+		bound *= n;
+	}
+	return bound > 32768;
+}
+
 int fc_spec_analyze(struct fc_data *d, struct fc_spec *sp, struct fc_ix *s)
 {
 	const char *re = sp->regex, *slash;
@@ -390,6 +432,12 @@ int fc_spec_analyze(struct fc_data *d, struct fc_spec *sp, struct fc_ix *s)
 	 */
 	sp->meta = 0;
 	s->prefix_len = len;
+	/* Where the regex text after the fixed prefix starts: all of it is
+	 * prefix unless the scan below stops early.  A spec that is all
+	 * prefix may still become FC_TRIE below (a stem with a '\\'), and
+	 * then matches its node with an empty remainder. */
+	s->rem_off = len;
+	s->hnext = UINT32_MAX;
 	for (i = 0; i < len; i++) {
 		unsigned char c = re[i];
 
@@ -437,12 +485,27 @@ int fc_spec_analyze(struct fc_data *d, struct fc_spec *sp, struct fc_ix *s)
 	 * never matches the spec, so the exact-string table must not. */
 	if (fixed && s->stem_len && memchr(re, '\\', s->stem_len))
 		fixed = false;
+	/* The reference matches literal specs with PCRE2 too, and fails
+	 * every lookup that reaches one PCRE2 cannot compile: a literal
+	 * too long for its compiled-pattern limit (64 KiB of code).  Only
+	 * long ones are tried; they are then matched on their own. */
 	if (fixed)
 		s->kind = FC_FIXED;
 	else if (simple_regex(re, &toplevel) && !toplevel)
 		s->kind = FC_TRIE;
 	else
 		s->kind = FC_SINGLE;
+	if (s->kind != FC_SINGLE && maybe_too_large(re, len)) {
+		int err;
+		size_t off;
+		pcre2_code *c = fc_compile(re, &err, &off);
+
+		if (!c && err == PCRE2_ERROR_NOMEMORY)
+			return -ENOMEM;
+		pcre2_code_free(c);
+		if (!c)
+			s->kind = FC_SINGLE;
+	}
 	return 0;
 }
 

@@ -86,14 +86,6 @@ int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 
 	if (d->nspec == UINT32_MAX - 1)
 		return -EOVERFLOW;
-	if (l->prefix) {
-		/* SUBSET keeps a spec whose stem (the reference's) starts
-		 * the prefix, or that has no stem. */
-		size_t stem = stem_of(regex, rlen);
-
-		if (stem && strncmp(l->prefix, regex, stem))
-			return 0;
-	}
 	if (d->nspec == d->aspec &&
 	    (r = fc_reserve(d, d->aspec ? d->aspec : 1024)) < 0)
 		return r;
@@ -102,7 +94,7 @@ int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 	s->regex = fc_strndup(d, regex, rlen);
 	if (!s->regex)
 		return -ENOMEM;
-	if (l->h->validating) {
+	if (l->h->validating || l->check_regex) {
 		int err;
 		size_t off;
 		pcre2_code *c = fc_compile(s->regex, &err, &off);
@@ -118,7 +110,8 @@ int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 			return -EINVAL;
 		}
 		pcre2_code_free(c);
-		if (clen != 8 || memcmp(ctx, "<<none>>", 8)) {
+		if (l->h->validating &&
+		    (clen != 8 || memcmp(ctx, "<<none>>", 8))) {
 			con = strndup(ctx, clen);
 			if (!con)
 				return -ENOMEM;
@@ -182,6 +175,14 @@ static const char *field(const char **p, const char *end, size_t *len)
 	return s;
 }
 
+static bool ascii(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((uint8_t)s[i] >= 0x80)
+			return false;
+	return true;
+}
+
 /* Parse the lines of [buf, buf + len), the first being *lineno + 1: all
  * complete but the file's last, which may lack its newline. */
 static int parse_lines(struct fc_load *l, const char *buf, size_t len,
@@ -212,10 +213,30 @@ static int parse_lines(struct fc_load *l, const char *buf, size_t len,
 		f1 = field(&q, eol, &l1);
 		f2 = field(&q, eol, &l2);
 		f3 = f2 ? field(&q, eol, &l3) : NULL;
+		/* The reference refuses a byte >= 0x80 in the fields it reads
+		 * (the first three), before it looks at what they say. */
+		if (!ascii(f1, l1) || (f2 && !ascii(f2, l2)) ||
+		    (f3 && !ascii(f3, l3))) {
+			core_log(SELINUX_ERROR,
+				 "%s:  line %u error due to: Non-ASCII characters found\n",
+				 l->path, lineno);
+			return -EINVAL;
+		}
 		if (!f2) {
 			core_log(SELINUX_ERROR, "%s:  line %u is missing fields\n",
 				 l->path, lineno);
 			return -EINVAL;
+		}
+		/* SUBSET keeps a spec whose stem (the reference's) starts
+		 * the prefix, or that has no stem; the others are dropped
+		 * before their file type is looked at.  Debian 12's library
+		 * applies it to text files only: a compiled file is read
+		 * whole. */
+		if (l->prefix) {
+			size_t stem = stem_of(f1, l1);
+
+			if (stem && strncmp(l->prefix, f1, stem))
+				continue;
 		}
 		if (f3) {
 			char t[3] = { 0 };
