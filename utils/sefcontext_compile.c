@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -52,7 +53,9 @@ int main(int argc, char **argv)
 	const char *out = NULL, *in;
 	char *def = NULL;
 	bool no_regex = false;
-	int c, r;
+	const char *what;
+	struct stat st;
+	int c, r, stage;
 
 	if (argc < 2)
 		usage(argv[0]);
@@ -83,6 +86,11 @@ int main(int argc, char **argv)
 	if (optind >= argc)
 		usage(argv[0]);
 	in = argv[optind];
+	if (stat(in, &st) < 0) {
+		fprintf(stderr, "%s: could not stat: %s: %s\n", argv[0], in,
+			strerror(errno));
+		return EXIT_FAILURE;
+	}
 	if (policy_file) {
 		FILE *pf = fopen(policy_file, "re");
 
@@ -105,13 +113,17 @@ int main(int argc, char **argv)
 		out = def;
 	}
 	r = lbl_fc_compile(in, out, no_regex,
-			   policy_file ? check_context : NULL);
-	if (r < 0) {
-		fprintf(stderr, "%s: failed to compile %s into %s: %s\n",
-			argv[0], in, out, strerror(-r));
-		free(def);
-		return EXIT_FAILURE;
-	}
+			   policy_file ? check_context : NULL, &stage, &what);
+	/* Debian's exit status: 255 when the input does not parse or the
+	 * output cannot be written, its messages naming the step. */
+	if (r < 0 && stage == LBL_FC_READ)
+		fprintf(stderr, "%s: process_file failed\n", argv[0]);
+	else if (r < 0 && !strcmp(what, "rename"))
+		fprintf(stderr, "%s: rename %sXXXXXX -> %s failed: %s\n",
+			argv[0], out, out, strerror(-r));
+	else if (r < 0)
+		fprintf(stderr, "%s: %s %s failed: %s\n", argv[0], what, out,
+			strerror(-r));
 	free(def);
-	return EXIT_SUCCESS;
+	return r < 0 ? 255 : EXIT_SUCCESS;
 }

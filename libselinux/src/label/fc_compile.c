@@ -8,7 +8,8 @@
 #include "fc.h"
 
 int lbl_fc_compile(const char *in, const char *out, bool no_regex,
-		   int (*validate)(const char *ctx))
+		   int (*validate)(const char *ctx), int *stage,
+		   const char **what)
 {
 	struct selabel_handle h = { .backend = SELABEL_CTX_FILE };
 	struct fc_data *d = calloc(1, sizeof(*d));
@@ -18,6 +19,8 @@ int lbl_fc_compile(const char *in, const char *out, bool no_regex,
 	size_t len;
 	int r;
 
+	*stage = LBL_FC_READ;
+	*what = NULL;
 	if (!d)
 		return -ENOMEM;
 	pthread_mutex_init(&d->lock, NULL);
@@ -31,7 +34,8 @@ int lbl_fc_compile(const char *in, const char *out, bool no_regex,
 		goto out;
 	}
 	d->nfiles = 1;
-	struct fc_load l = { .h = &h, .d = d, .path = in, .file = 0 };
+	struct fc_load l = { .h = &h, .d = d, .path = in, .file = 0,
+			     .check_regex = true };
 
 	r = fc_parse_text(&l, buf, len);
 	if (r < 0)
@@ -63,21 +67,29 @@ int lbl_fc_compile(const char *in, const char *out, bool no_regex,
 			goto out;
 		}
 	}
-	if (asprintf(&tmp, "%s-XXXXXX", out) < 0) {
+	*stage = LBL_FC_WRITE;
+	/* The reference's temporary name: out + six random characters. */
+	if (asprintf(&tmp, "%sXXXXXX", out) < 0) {
 		tmp = NULL;
 		r = -ENOMEM;
 		goto out;
 	}
+	*what = "mkstemp";
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		r = -errno;
 		goto out;
 	}
+	*what = "write";
 	r = fc_write_bin(d, fd, no_regex);
-	if (r >= 0 && fchmod(fd, 0644) < 0)
+	if (r >= 0 && fchmod(fd, 0644) < 0) {
+		*what = "fchmod";
 		r = -errno;
-	if (r >= 0 && rename(tmp, out) < 0)
+	}
+	if (r >= 0 && rename(tmp, out) < 0) {
+		*what = "rename";
 		r = -errno;
+	}
 	if (r < 0)
 		unlink(tmp);
 out:

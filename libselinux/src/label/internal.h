@@ -108,9 +108,14 @@ int lbl_db_open(struct selabel_handle *h, const struct selinux_opt *opts,
 /* fc_compile.c: compile the text file_contexts in into the .bin out (a
  * version 5 file both we and Debian 12's library read), with serialized
  * regexes unless no_regex; validate (may be NULL) checks each context.
- * 0 or -errno; messages go to the log callback. */
+ * Every regex is compiled as it is read (a bad one fails the file).
+ * 0 or -errno; *stage says what failed: LBL_FC_READ (reading or
+ * parsing in, reported through the log callback) or LBL_FC_WRITE
+ * (writing out: *what names the call that failed). */
+enum { LBL_FC_READ, LBL_FC_WRITE };
 int lbl_fc_compile(const char *in, const char *out, bool no_regex,
-		   int (*validate)(const char *ctx));
+		   int (*validate)(const char *ctx), int *stage,
+		   const char **what);
 
 /* matchpathcon.c: the compat hooks lbl_validate consults. */
 extern int (*lbl_mpc_invalidcon)(const char *path, unsigned lineno,
