@@ -14,6 +14,12 @@
  * input: NUL-terminated records "MODE KEY" (MODE octal) for OP lookup,
  * lookupt (translated), partial, hash; "MODE KEY\tALIAS..." for best.
  * OP digest prints selabel_digest() and reads nothing.
+ *
+ * OP batch: many handles in one process.  Records "@PATH" close the
+ * current handle and open PATH (with the options given, plus
+ * SELABEL_OPT_PATH), printing a line "@@" (after a newline) and
+ * "open: ..."; "MODE KEY" records are
+ * selabel_lookup_raw on the current handle.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* strerrorname_np */
@@ -65,6 +71,56 @@ static void hex(const unsigned char *p, size_t n)
 		printf("%02x", p[i]);
 }
 
+static void lookup(struct selabel_handle *h, char *rec)
+{
+	char *key, *con = NULL;
+	unsigned long mode = strtoul(rec, &key, 8);
+
+	if (*key == ' ')
+		key++;
+	errno = 0;
+	if (selabel_lookup_raw(h, &con, key, mode) < 0) {
+		printf("ERR %s\n", strerrorname_np(errno));
+	} else {
+		printf("OK %s\n", con);
+		freecon(con);
+	}
+}
+
+static int batch(unsigned int backend, struct selinux_opt *opts,
+		 unsigned int n)
+{
+	struct selabel_handle *h = NULL;
+	char *line = NULL;
+	size_t cap = 0;
+
+	while (getdelim(&line, &cap, '\0', stdin) > 0) {
+		if (line[0] == '@') {
+			if (h)
+				selabel_close(h);
+			/* A separator the log messages cannot run into. */
+			printf("\n@@\n");
+			opts[n] = (struct selinux_opt){ SELABEL_OPT_PATH,
+							 line + 1 };
+			errno = 0;
+			h = selabel_open(backend, opts, n + 1);
+			if (h)
+				printf("open: OK\n");
+			else
+				printf("open: ERR %s\n",
+				       strerrorname_np(errno));
+			continue;
+		}
+		if (!h)
+			continue; /* the open failed: no answers */
+		lookup(h, line);
+	}
+	if (h)
+		selabel_close(h);
+	free(line);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct selinux_opt opts[32];
@@ -114,6 +170,8 @@ int main(int argc, char **argv)
 		return 2;
 	op = argv[optind];
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	if (!strcmp(op, "batch"))
+		return batch(backend, opts, n);
 	errno = 0;
 	h = selabel_open(backend, opts, n);
 	if (!h) {
