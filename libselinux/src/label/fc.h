@@ -126,6 +126,9 @@ struct fc_data {
 	/* Guards the lazy building of re and fc_node.code; readers
 	 * take no lock (they load the published pointers with __atomic). */
 	pthread_mutex_t lock;
+	/* May node_build JIT-compile (lbl_jit_allowed)?  -1 until first
+	 * asked, under lock. */
+	int jit;
 	int indexed; /* set once (__atomic) after the index is built */
 	int index_err; /* its result, written before indexed */
 };
@@ -213,6 +216,9 @@ int fc_parse_bin(struct fc_load *l, int fd, const uint8_t *buf, size_t len);
 /* Write d's specs as a version 5 file_contexts.bin to fd (with serialized
  * regexes unless no_regex). */
 int fc_write_bin(struct fc_data *d, int fd, bool no_regex);
+
+/* jit.c: may this process JIT-compile regexes (process:execmem)? */
+bool lbl_jit_allowed(void);
 
 /* fc_index.c */
 /* Analyse the specs and build the index once; 0 or -errno. */

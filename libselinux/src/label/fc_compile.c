@@ -24,6 +24,7 @@ int lbl_fc_compile(const char *in, const char *out, bool no_regex,
 	if (!d)
 		return -ENOMEM;
 	pthread_mutex_init(&d->lock, NULL);
+	d->jit = -1;
 	h.data = d;
 	r = lbl_read_file(in, &buf, &len, &st);
 	if (r < 0)

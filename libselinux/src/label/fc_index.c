@@ -386,7 +386,10 @@ static void node_build(struct fc_data *d, struct fc_node *n)
 	code = pcre2_compile((PCRE2_SPTR)pat, off,
 			     PCRE2_ANCHORED | PCRE2_DOTALL, &err, &eoff, NULL);
 	if (code) {
-		pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+		if (d->jit < 0)
+			d->jit = lbl_jit_allowed();
+		if (d->jit)
+			pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
 		__atomic_store_n(&n->code, code, __ATOMIC_RELEASE);
 	}
 out:

@@ -288,6 +288,7 @@ int lbl_file_open(struct selabel_handle *h, const struct selinux_opt *opts,
 	if (!d)
 		return -ENOMEM;
 	pthread_mutex_init(&d->lock, NULL);
+	d->jit = -1;
 	h->data = d;
 	h->ops = &fc_ops;
 	for (unsigned int i = 0; i < n && opts; i++)
