@@ -70,10 +70,30 @@ _public_ void avc_netlink_close(void)
 	pthread_mutex_unlock(&nl_lock);
 }
 
+/*
+ * The socket is opened here when the AVC has none (it uses the status page
+ * when it can): dbus-daemon asks for it right after avc_init() to watch it
+ * in its main loop, and gives up on the bus when it gets -1 (found by the
+ * system test: dbus.service failed, and logind and logins with it).  As
+ * the established library does, it is opened non-blocking.
+ */
 _public_ int avc_netlink_acquire_fd(void)
 {
+	int fd = cache_netlink_fd(), r;
+
+	if (fd < 0) {
+		r = netlink_open(0);
+		if (r < 0) {
+			cache_log(SELINUX_ERROR,
+				  "%s:  could not open netlink socket: %d (%s)\n",
+				  cache_avc.prefix, r, strerror(-r));
+			errno = -r;
+			return -1;
+		}
+		fd = cache_netlink_fd();
+	}
 	__atomic_store_n(&cache_avc.app_main_loop, true, __ATOMIC_RELEASE);
-	return cache_netlink_fd();
+	return fd;
 }
 
 _public_ void avc_netlink_release_fd(void)
