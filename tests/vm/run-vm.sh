@@ -63,82 +63,24 @@ JOBS=${VM_JOBS:-$(nproc 2>/dev/null || echo 1)}
 T0=$(date +%s)
 mkdir -p "$CACHE/debs" || die "cannot create $CACHE"
 
-as_root() { [ "$(id -u)" = 0 ]; }
+. "$SRC/tests/lib/vm-cache.sh"
 
 # ---------- qemu: the one thing whose absence is a skip
-if ! command -v qemu-system-x86_64 >/dev/null; then
-	if as_root; then
-		note "installing qemu-system-x86"
-		export DEBIAN_FRONTEND=noninteractive
-		apt-get install -y -q --no-install-recommends qemu-system-x86 >&2 ||
-			{ apt-get update -q >&2 && apt-get install -y -q \
-				--no-install-recommends qemu-system-x86 >&2; }
-	fi
-	command -v qemu-system-x86_64 >/dev/null ||
-		skip_suite "qemu-system-x86_64 is not installed and cannot be installed"
-fi
-# Can qemu start at all here (memory, accelerator)?  An empty machine that
-# is still alive after a moment answers that without booting anything.
-probe_err=$(mktemp)
-qemu-system-x86_64 -accel "$ACCEL" -M none -nodefaults -no-user-config \
-	-display none -monitor none -serial none 2>"$probe_err" &
-qpid=$!
-sleep 0.5
-if ! kill -0 $qpid 2>/dev/null; then
-	wait $qpid 2>/dev/null
-	msg=$(head -c 300 "$probe_err")
-	rm -f "$probe_err"
-	skip_suite "qemu-system-x86_64 -accel $ACCEL cannot start: $msg"
-fi
-kill $qpid 2>/dev/null
-wait $qpid 2>/dev/null
-rm -f "$probe_err"
+why=$(ensure_qemu "$ACCEL") || skip_suite "$why"
 
 # ---------- kernel and busybox: apt-get download into the cache, never
-# installed.  fetch_pkg PKG MEMBER... unpacks only those members.
-fetch_pkg() {
-	local pkg=$1 dir="$CACHE/$1" deb
-	shift
-	if [ ! -e "$dir/.done" ]; then
-		deb=$(ls "$CACHE/debs/${pkg}_"*.deb 2>/dev/null | head -n1)
-		if [ -z "$deb" ]; then
-			note "downloading $pkg into $CACHE/debs"
-			( cd "$CACHE/debs" && apt-get download -q "$pkg" >&2 ) ||
-				{ as_root && apt-get update -q >&2 &&
-				  ( cd "$CACHE/debs" && apt-get download -q "$pkg" >&2 ); } ||
-				return 1
-			deb=$(ls "$CACHE/debs/${pkg}_"*.deb | head -n1)
-		fi
-		rm -rf "$dir" && mkdir -p "$dir" &&
-			dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir" "$@" ||
-			return 1
-		touch "$dir/.done"
-	fi
-	echo "$dir"
-}
-
+# installed (tests/lib/vm-cache.sh).
 # one run at a time unpacks into the cache (two builds may test at once)
 exec 9> "$CACHE/.lock" && flock 9 || die "cannot lock $CACHE"
-KPKG=${VM_KERNEL_PKG:-}
-[ -z "$KPKG" ] && [ -s "$CACHE/kernel-pkg" ] && KPKG=$(cat "$CACHE/kernel-pkg")
-if [ -z "$KPKG" ]; then
-	resolve() { apt-cache depends linux-image-amd64 2>/dev/null |
-		awk '/Depends: linux-image-/{print $2; exit}'; }
-	KPKG=$(resolve)
-	if [ -z "$KPKG" ] && as_root; then
-		apt-get update -q >&2
-		KPKG=$(resolve)
-	fi
-	[ -n "$KPKG" ] || die "cannot resolve linux-image-amd64's kernel package; set VM_KERNEL_PKG"
-	echo "$KPKG" > "$CACHE/kernel-pkg"
-fi
-KDIR=$(fetch_pkg "$KPKG" ./boot) || die "cannot fetch $KPKG"
+KPKG=$(kernel_pkg) ||
+	die "cannot resolve linux-image-amd64's kernel package; set VM_KERNEL_PKG"
+KDIR=$(fetch_pkg "$KPKG" "$KPKG" ./boot) || die "cannot fetch $KPKG"
 VMLINUZ=$(ls "$KDIR"/boot/vmlinuz-* 2>/dev/null | head -n1)
 KCONFIG=$(ls "$KDIR"/boot/config-* 2>/dev/null | head -n1)
 [ -n "$VMLINUZ" ] || die "$KPKG has no /boot/vmlinuz-*"
 grep -q '^CONFIG_SECURITY_SELINUX=y' "$KCONFIG" ||
 	die "$KPKG is not built with CONFIG_SECURITY_SELINUX=y"
-BBDIR=$(fetch_pkg busybox-static ./bin/busybox) || die "cannot fetch busybox-static"
+BBDIR=$(fetch_pkg busybox-static busybox-static ./bin/busybox) || die "cannot fetch busybox-static"
 BB=$BBDIR/bin/busybox
 [ -x "$BB" ] || die "no busybox in busybox-static"
 exec 9>&-

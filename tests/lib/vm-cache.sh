@@ -1,0 +1,92 @@
+# tests/lib/vm-cache.sh - sourced (bash) by tests/vm/run-vm.sh and
+# tests/system/run-system.sh: Debian packages fetched with
+# "apt-get download" into a cache and unpacked there, never installed.
+#
+# Needs: CACHE (the cache directory), and die/note functions.
+# Callers hold the cache's lock ($CACHE/.lock) around fetch_pkg and
+# kernel_pkg: two runs may share the cache.
+
+vm_as_root() { [ "$(id -u)" = 0 ]; }
+
+# fetch_pkg PKG [DIRNAME] [MEMBER...]: unpack PKG (only MEMBERs, e.g.
+# ./boot, if given) into $CACHE/DIRNAME (default PKG) once; print the
+# directory.
+fetch_pkg() {
+	local pkg=$1 dir="$CACHE/${2:-$1}" deb
+	shift
+	[ $# -gt 0 ] && shift
+	if [ ! -e "$dir/.done" ]; then
+		mkdir -p "$CACHE/debs" || return 1
+		deb=$(ls "$CACHE/debs/${pkg}_"*.deb 2>/dev/null | head -n1)
+		if [ -z "$deb" ]; then
+			note "downloading $pkg into $CACHE/debs"
+			( cd "$CACHE/debs" && apt-get download -q "$pkg" >&2 ) ||
+				{ vm_as_root && apt-get update -q >&2 &&
+				  ( cd "$CACHE/debs" && apt-get download -q "$pkg" >&2 ); } ||
+				return 1
+			deb=$(ls "$CACHE/debs/${pkg}_"*.deb | head -n1)
+		fi
+		rm -rf "$dir" && mkdir -p "$dir" &&
+			dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir" "$@" ||
+			return 1
+		touch "$dir/.done"
+	fi
+	echo "$dir"
+}
+
+# kernel_pkg: the kernel package to boot: VM_KERNEL_PKG, else what
+# linux-image-amd64 depends on (remembered in the cache after the first
+# run, so that every later run boots the same kernel).
+kernel_pkg() {
+	local k=${VM_KERNEL_PKG:-}
+	[ -z "$k" ] && [ -s "$CACHE/kernel-pkg" ] && k=$(cat "$CACHE/kernel-pkg")
+	if [ -z "$k" ]; then
+		_resolve() { apt-cache depends linux-image-amd64 2>/dev/null |
+			awk '/Depends: linux-image-/{print $2; exit}'; }
+		k=$(_resolve)
+		if [ -z "$k" ] && vm_as_root; then
+			apt-get update -q >&2
+			k=$(_resolve)
+		fi
+		[ -n "$k" ] || return 1
+		echo "$k" > "$CACHE/kernel-pkg"
+	fi
+	echo "$k"
+}
+
+# ensure_qemu: install qemu-system-x86 when missing (as root); then can
+# qemu start here at all?  An empty machine still alive after a moment
+# answers that without booting anything.  0 yes, 1 no (message on
+# stdout).
+ensure_qemu() {
+	local accel=$1 err qpid msg
+	if ! command -v qemu-system-x86_64 >/dev/null; then
+		if vm_as_root; then
+			note "installing qemu-system-x86"
+			export DEBIAN_FRONTEND=noninteractive
+			apt-get install -y -q --no-install-recommends qemu-system-x86 >&2 ||
+				{ apt-get update -q >&2 && apt-get install -y -q \
+					--no-install-recommends qemu-system-x86 >&2; }
+		fi
+		command -v qemu-system-x86_64 >/dev/null || {
+			echo "qemu-system-x86_64 is not installed and cannot be installed"
+			return 1
+		}
+	fi
+	err=$(mktemp)
+	qemu-system-x86_64 -accel "$accel" -M none -nodefaults -no-user-config \
+		-display none -monitor none -serial none 2>"$err" &
+	qpid=$!
+	sleep 0.5
+	if ! kill -0 $qpid 2>/dev/null; then
+		wait $qpid 2>/dev/null
+		msg=$(head -c 300 "$err")
+		rm -f "$err"
+		echo "qemu-system-x86_64 -accel $accel cannot start: $msg"
+		return 1
+	fi
+	kill $qpid 2>/dev/null
+	wait $qpid 2>/dev/null
+	rm -f "$err"
+	return 0
+}
