@@ -32,7 +32,7 @@ build build-asan -Db_sanitize=address,undefined -Db_lundef=false \
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_odr_violation=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 # shellcheck disable=SC2086
-meson test -C build-asan --print-errorlogs --no-suite vm $suites || status=1
+meson test -C build-asan --print-errorlogs --no-suite vm --no-suite system $suites || status=1
 
 if [ "$status" -eq 0 ]; then
 	echo "test.sh: all suites passed (plain and ASan+UBSan builds)"

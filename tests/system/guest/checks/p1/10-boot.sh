@@ -1,0 +1,26 @@
+# 1. systemd loaded the policy itself (selinux_init_load_policy) and the
+# boot reached multi-user.target, enforcing, with no failed unit.
+. $S/lib.sh
+info "runner: $(id -Z)"
+lib=/usr/lib/x86_64-linux-gnu/libselinux.so.1
+# Which library is in place: ours (the host's build) or Debian's intact.
+if cmp -s $lib $S/ours-libselinux.so.1; then
+	side=ours
+elif dpkg --verify libselinux1 2>&1 | grep -q .; then
+	side="neither: $(dpkg --verify libselinux1 2>&1)"
+else
+	side=debian
+fi
+value library "$side"
+# PID 1 maps that file (not a copy elsewhere).
+value pid1-maps-libselinux "$(awk '$6 ~ /libselinux/ {print $6}' /proc/1/maps | sort -u)"
+# systemd[1] logs it before journald runs: it is in the kernel's log.
+value policy-loaded-by-systemd "$(journalctl -b -k -o cat |
+	grep -o 'Successfully loaded SELinux policy in' | head -n1)"
+value enforce "$(cat /sys/fs/selinux/enforce) $(getenforce)"
+value pid1-context "$(ps -o label= -p 1)"
+value system-state "$(systemctl is-system-running)"
+value multi-user "$(systemctl is-active multi-user.target)"
+report failed-units <<X
+$(systemctl --failed --plain --no-legend)
+X
