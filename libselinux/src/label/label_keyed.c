@@ -9,18 +9,36 @@
  * media:            "key context"        exact key ("*" matches any)
  * x_contexts:       "type key context"   key is an fnmatch(3) pattern
  * sepgsql_contexts: "type key context"   key is an fnmatch(3) pattern
- * The first line that matches wins; comments start with '#'.
+ * The first line that matches wins; its context is returned as written
+ * ("<<none>>" included: only file_contexts gives it a meaning).
+ *
+ * The line grammar is Debian 12's library's (tests/compat/label/keyed.py
+ * compares them): fields are separated by isspace() characters (CR, VT
+ * and FF too); a NUL ends the line; '#' starts a comment.  A bad line is
+ * skipped with a warning, never an error:
+ *  - media, x: fewer fields than needed: "line N is missing fields,
+ *    skipping"; more are ignored.  These two read the file twice (count,
+ *    then fill), and warn again, on the second pass, for the bad lines
+ *    before the last good one (none when there is no good line);
+ *  - db: anything but three fields: "line N has invalid format, skipped"
+ *    (without a newline, as Debian's);
+ *  - x, db: an unknown object type: "line N has invalid object type T".
+ * With SELABEL_OPT_VALIDATE a context is checked when a lookup first
+ * returns it: an invalid one fails that lookup (EINVAL, "has invalid
+ * context"), every time.
  */
 struct keyed_spec {
 	int type;
 	char *key, *ctx;
 	unsigned int lineno;
+	bool validated; /* guarded by keyed.lock */
 };
 
 struct keyed {
 	struct keyed_spec *v;
-	size_t n;
+	size_t n, cap;
 	bool glob;
+	pthread_mutex_t lock; /* the validation of a spec's context */
 };
 
 struct type_name {
@@ -66,8 +84,38 @@ static void keyed_close(struct selabel_handle *h)
 		free(k->v[i].ctx);
 	}
 	free(k->v);
+	pthread_mutex_destroy(&k->lock);
 	free(k);
 	h->data = NULL;
+}
+
+/* Validate spec s's context once it is valid; -EINVAL each time not. */
+static int keyed_validate(struct selabel_handle *h, struct keyed *k,
+			  struct keyed_spec *s)
+{
+	_cleanup_free_ char *c = NULL;
+	int r = 0;
+
+	pthread_mutex_lock(&k->lock);
+	if (s->validated)
+		goto out;
+	c = strdup(s->ctx);
+	if (!c) {
+		r = -ENOMEM;
+		goto out;
+	}
+	if (lbl_validate(&c, h->spec_file, 0) < 0) {
+		core_log(SELINUX_WARNING, "%s: has invalid context %s\n",
+			 h->spec_file, s->ctx);
+		r = -EINVAL;
+		goto out;
+	}
+	free(s->ctx);
+	s->ctx = TAKE_PTR(c);
+	s->validated = true;
+out:
+	pthread_mutex_unlock(&k->lock);
+	return r;
 }
 
 static int keyed_lookup(struct selabel_handle *h, const char *key, int type,
@@ -77,12 +125,13 @@ static int keyed_lookup(struct selabel_handle *h, const char *key, int type,
 
 	for (size_t i = 0; i < k->n; i++) {
 		struct keyed_spec *s = &k->v[i];
+		int r;
 
 		if (k->glob ? (s->type != type || fnmatch(s->key, key, 0)) :
 			      (strcmp(s->key, key) && strcmp(s->key, "*")))
 			continue;
-		if (!strcmp(s->ctx, "<<none>>"))
-			return -ENOENT;
+		if (h->validating && (r = keyed_validate(h, k, s)) < 0)
+			return r;
 		res->ctx_raw = s->ctx;
 		res->lineno = s->lineno;
 		res->file = h->spec_file;
@@ -101,35 +150,113 @@ static const struct lbl_ops keyed_ops = {
 	.close = keyed_close,
 };
 
-/* The next whitespace-separated word of *p, NUL-terminated in place. */
-static char *word(char **p)
+static bool is_space(char c)
 {
-	char *s = *p, *e;
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
 
-	while (*s == ' ' || *s == '\t' || *s == '\r')
-		s++;
-	if (!*s)
-		return NULL;
-	for (e = s; *e && *e != ' ' && *e != '\t' && *e != '\r'; e++)
-		;
-	if (*e)
-		*e++ = '\0';
-	*p = e;
-	return s;
+/* Up to max fields of the NUL-terminated line, split on isspace() in
+ * place; the number found, counting every field (past max too). */
+static size_t split(char *line, char **f, size_t max)
+{
+	size_t n = 0;
+	char *p = line;
+
+	for (;;) {
+		while (is_space(*p))
+			p++;
+		if (!*p)
+			return n;
+		if (n < max)
+			f[n] = p;
+		n++;
+		while (*p && !is_space(*p))
+			p++;
+		if (*p)
+			*p++ = '\0';
+	}
+}
+
+static int type_of(const struct type_name *types, const char *name)
+{
+	for (size_t i = 0; types[i].name; i++)
+		if (!strcmp(types[i].name, name))
+			return types[i].type;
+	return -1;
+}
+
+static int add_spec(struct keyed *k, int type, const char *key,
+		    const char *ctx, unsigned int lineno)
+{
+	struct keyed_spec *s;
+
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? 2 * k->cap : 16;
+		struct keyed_spec *nv = realloc(k->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		k->v = nv;
+		k->cap = cap;
+	}
+	s = &k->v[k->n];
+	memset(s, 0, sizeof(*s));
+	s->key = strdup(key);
+	s->ctx = strdup(ctx);
+	if (!s->key || !s->ctx) {
+		free(s->key);
+		free(s->ctx);
+		return -ENOMEM;
+	}
+	s->type = type;
+	s->lineno = lineno;
+	k->n++;
+	return 0;
+}
+
+/*
+ * What Debian's two passes over a media or x file say, replayed: the
+ * first warns about the lines with too few fields and counts the others
+ * (N).  Unless N is 0, the second goes through the lines again, warning
+ * about those short of fields and, only now, about unknown object types,
+ * and stops once it has filled N specs: after the last good line when
+ * every counted line was good, at the end of the file otherwise.
+ */
+struct line_note {
+	bool counted; /* had enough fields */
+	char *msg;    /* the warning, or NULL for a good line */
+};
+
+static void replay(const struct line_note *notes, size_t n)
+{
+	size_t counted = 0, good = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!notes[i].counted)
+			core_log(SELINUX_WARNING, "%s", notes[i].msg);
+		counted += notes[i].counted;
+	}
+	for (size_t i = 0; counted && i < n && good < counted; i++) {
+		if (notes[i].msg)
+			core_log(SELINUX_WARNING, "%s", notes[i].msg);
+		else
+			good++;
+	}
 }
 
 static int keyed_open(struct selabel_handle *h, const struct selinux_opt *opts,
 		      unsigned int n, const char *dflt,
-		      const struct type_name *types)
+		      const struct type_name *types, bool db)
 {
 	const char *path = lbl_opt_value(opts, n, SELABEL_OPT_PATH);
 	_cleanup_free_ char *buf = NULL;
+	struct line_note *notes = NULL;
+	size_t nnotes = 0, len;
 	struct keyed *k;
 	struct stat st;
 	unsigned int lineno = 0;
-	size_t len;
 	char *p, *end;
-	int r;
+	int r = 0;
 
 	if (!path)
 		path = dflt;
@@ -138,6 +265,7 @@ static int keyed_open(struct selabel_handle *h, const struct selinux_opt *opts,
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return -ENOMEM;
+	pthread_mutex_init(&k->lock, NULL);
 	h->data = k;
 	h->ops = &keyed_ops;
 	k->glob = types != NULL;
@@ -149,83 +277,86 @@ static int keyed_open(struct selabel_handle *h, const struct selinux_opt *opts,
 		return r;
 	if (h->digest && (r = lbl_digest_add(h->digest, path, buf, len)) < 0)
 		return r;
-	for (p = buf, end = buf + len; p < end;) {
-		char *nl = memchr(p, '\n', end - p), *line = p, *t = NULL;
-		char *key, *ctx;
-		struct keyed_spec *nv;
+	for (p = buf, end = buf + len; p < end && r >= 0;) {
+		char *nl = memchr(p, '\n', end - p), *line = p, *f[3];
+		size_t nf, want = types ? 3 : 2;
+		char msg[512];
 		int type = 0;
 
+		/* A NUL ends the line (Debian reads it as a C string). */
 		if (nl)
 			*nl = '\0';
 		p = nl ? nl + 1 : end;
 		lineno++;
-		while (*line == ' ' || *line == '\t' || *line == '\r')
+		while (is_space(*line))
 			line++;
 		if (!*line || *line == '#')
 			continue;
-		if (types) {
-			size_t i;
-
-			t = word(&line);
-			for (i = 0; types[i].name; i++)
-				if (!strcmp(types[i].name, t))
-					break;
-			if (!types[i].name) {
-				core_log(SELINUX_ERROR,
-					 "%s:  line %u has invalid object type %s\n",
-					 path, lineno, t);
-				return -EINVAL;
-			}
-			type = types[i].type;
-		}
-		key = word(&line);
-		ctx = key ? word(&line) : NULL;
-		if (!ctx) {
-			core_log(SELINUX_ERROR, "%s:  line %u is missing fields\n",
+		nf = split(line, f, 3);
+		msg[0] = '\0';
+		if (db && nf != 3)
+			snprintf(msg, sizeof(msg),
+				 "%s:  line %u has invalid format, skipped",
 				 path, lineno);
-			return -EINVAL;
-		}
-		if (h->validating && strcmp(ctx, "<<none>>")) {
-			_cleanup_free_ char *c = strdup(ctx);
+		else if (nf < want)
+			snprintf(msg, sizeof(msg),
+				 "%s:  line %u is missing fields, skipping\n",
+				 path, lineno);
+		else if (types && (type = type_of(types, f[0])) < 0)
+			snprintf(msg, sizeof(msg),
+				 "%s:  line %u has invalid object type %s\n",
+				 path, lineno, f[0]);
+		if (db) {
+			/* One pass: each warning once, in order. */
+			if (msg[0])
+				core_log(SELINUX_WARNING, "%s", msg);
+		} else {
+			struct line_note *nn;
 
-			if (!c)
-				return -ENOMEM;
-			if (lbl_validate(&c, path, lineno) < 0) {
-				core_log(SELINUX_ERROR,
-					 "%s: line %u has invalid context %s\n",
-					 path, lineno, ctx);
-				return -EINVAL;
+			nn = realloc(notes, (nnotes + 1) * sizeof(*nn));
+			if (!nn) {
+				r = -ENOMEM;
+				break;
 			}
+			notes = nn;
+			notes[nnotes].counted = nf >= want;
+			notes[nnotes].msg = msg[0] ? strdup(msg) : NULL;
+			if (msg[0] && !notes[nnotes].msg) {
+				r = -ENOMEM;
+				break;
+			}
+			nnotes++;
 		}
-		nv = realloc(k->v, (k->n + 1) * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		k->v = nv;
-		nv[k->n].type = type;
-		nv[k->n].lineno = lineno;
-		nv[k->n].key = strdup(key);
-		nv[k->n].ctx = strdup(ctx);
-		k->n++;
-		if (!nv[k->n - 1].key || !nv[k->n - 1].ctx)
-			return -ENOMEM;
+		if (msg[0])
+			continue;
+		r = types ? add_spec(k, type, f[1], f[2], lineno) :
+			    add_spec(k, 0, f[0], f[1], lineno);
 	}
-	return 0;
+	if (r >= 0)
+		replay(notes, nnotes);
+	for (size_t i = 0; i < nnotes; i++)
+		free(notes[i].msg);
+	free(notes);
+	return r;
 }
 
 int lbl_media_open(struct selabel_handle *h, const struct selinux_opt *opts,
 		   unsigned int n)
 {
-	return keyed_open(h, opts, n, selinux_media_context_path(), NULL);
+	return keyed_open(h, opts, n, selinux_media_context_path(), NULL,
+			  false);
 }
 
 int lbl_x_open(struct selabel_handle *h, const struct selinux_opt *opts,
 	       unsigned int n)
 {
-	return keyed_open(h, opts, n, selinux_x_context_path(), x_types);
+	return keyed_open(h, opts, n, selinux_x_context_path(), x_types,
+			  false);
 }
 
 int lbl_db_open(struct selabel_handle *h, const struct selinux_opt *opts,
 		unsigned int n)
 {
-	return keyed_open(h, opts, n, selinux_sepgsql_context_path(), db_types);
+	return keyed_open(h, opts, n, selinux_sepgsql_context_path(),
+			  db_types, true);
 }
