@@ -90,3 +90,22 @@ ensure_qemu() {
 	rm -f "$err"
 	return 0
 }
+
+# wait_vm QPID SECONDS DIR: wait for a qemu process, killed after SECONDS;
+# leaves DIR/status ("finished" or "timeout") and DIR/seconds.
+wait_vm() {
+	local qpid=$1 limit=$2 d=$3 start t=0
+	start=$(date +%s)
+	while kill -0 "$qpid" 2>/dev/null; do
+		if [ $t -ge $((limit * 5)) ]; then
+			kill "$qpid" 2>/dev/null
+			echo timeout > "$d/status"
+			break
+		fi
+		sleep 0.2
+		t=$((t + 1))
+	done
+	wait "$qpid" 2>/dev/null
+	echo $(( $(date +%s) - start )) > "$d/seconds"
+	[ -e "$d/status" ] || echo finished > "$d/status"
+}

@@ -132,13 +132,12 @@ APPEND+=" systemd.show_status=0 panic=-1 ${SYS_APPEND:-}"
 # boot NAME: one qemu process, both phases (the guest reboots between
 # them); leaves out.log (ttyS1), console.log (ttyS0) in $WORK/NAME
 boot() {
-	local name=$1 d="$WORK/$1" accel=(-accel tcg) start qpid t serial
+	local name=$1 d="$WORK/$1" accel=(-accel tcg) serial
 	[ "$ACCEL" = kvm ] && accel=(-accel kvm -cpu host)
 	mkdir -p "$d"
 	: > "$d/out.log"
 	serial=(-serial "file:$d/console.log")
 	[ "${SYS_SHELL:-}" = "$name" ] && serial=(-serial mon:stdio)
-	start=$(date +%s)
 	qemu-system-x86_64 "${accel[@]}" -m "$MEM" -smp 1 -nodefaults \
 		-no-user-config -display none -snapshot \
 		-drive "file=$IMG,if=virtio,format=raw" \
@@ -147,20 +146,7 @@ boot() {
 		-append "$APPEND${SYS_SHELL:+ systest.shell=1}" \
 		"${serial[@]}" -serial "file:$d/out.log" \
 		2> "$d/qemu.err" &
-	qpid=$!
-	t=0
-	while kill -0 $qpid 2>/dev/null; do
-		if [ $t -ge $((TIMEOUT * 5)) ]; then
-			kill $qpid 2>/dev/null
-			echo timeout > "$d/status"
-			break
-		fi
-		sleep 0.2
-		t=$((t + 1))
-	done
-	wait $qpid 2>/dev/null
-	echo $(( $(date +%s) - start )) > "$d/seconds"
-	[ -e "$d/status" ] || echo finished > "$d/status"
+	wait_vm $! "$TIMEOUT" "$d"
 }
 
 if [ -n "${SYS_SHELL:-}" ]; then

@@ -205,29 +205,15 @@ prepare() {
 
 # boot PROFILE: runs the VM; leaves out.log, console.log, status in $WORK/PROFILE
 boot() {
-	local d="$WORK/$1" accel=(-accel tcg) start qpid t
+	local d="$WORK/$1" accel=(-accel tcg)
 	[ "$ACCEL" = kvm ] && accel=(-accel kvm -cpu host)
 	: > "$d/out.log"
-	start=$(date +%s)
 	qemu-system-x86_64 "${accel[@]}" -m "$MEM" -smp 1 -nodefaults \
 		-no-user-config -display none -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$d/initrd" -append "$APPEND" \
 		-serial "file:$d/console.log" -serial "file:$d/out.log" \
 		2> "$d/qemu.err" &
-	qpid=$!
-	t=0
-	while kill -0 $qpid 2>/dev/null; do
-		if [ $t -ge $((TIMEOUT * 5)) ]; then
-			kill $qpid 2>/dev/null
-			echo timeout > "$d/status"
-			break
-		fi
-		sleep 0.2
-		t=$((t + 1))
-	done
-	wait $qpid 2>/dev/null
-	echo $(( $(date +%s) - start )) > "$d/seconds"
-	[ -e "$d/status" ] || echo finished > "$d/status"
+	wait_vm $! "$TIMEOUT" "$d"
 }
 
 names=()

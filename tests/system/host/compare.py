@@ -113,7 +113,8 @@ def main():
                     show(n, vals[n] or '')
             else:
                 passed += 1
-                print(f'ok   {c}  (per boot)')
+                print(f'ok   {c}  (per boot: ' + ', '.join(
+                    f'{n}: {vals[n]}' for n in names) + ')')
             continue
         if len(got) > 1:
             why.append('the boots differ')
@@ -126,7 +127,11 @@ def main():
                 why.append('not as expected (H) in ' + ', '.join(wrong))
         if not why:
             passed += 1
-            print(f'ok   {c}' + ('  (H)' if want is not None else ''))
+            v = next(iter(got)).split('\n')
+            head = v[0][:150] + (f'  (+{len(v) - 1} lines)' if len(v) > 1
+                                 else '')
+            print(f'ok   {c}' + ('  (H)' if want is not None else '') +
+                  f'  [both: {head}]')
             continue
         fail(c, '; '.join(why))
         if want is not None:

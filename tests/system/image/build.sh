@@ -135,5 +135,9 @@ note "mkfs.ext4"
 rm -f "$OUT.tmp"
 mkfs.ext4 -q -F -L system -d "$ROOT" "$OUT.tmp" 4G ||
 	die "mkfs.ext4 failed"
+# mkfs makes lost+found itself, after setfiles: label it as setfiles would.
+debugfs -w -R "ea_set /lost+found security.selinux \
+	system_u:object_r:lost_found_t:s0" "$OUT.tmp" > /dev/null 2>&1 ||
+	die "cannot label lost+found"
 mv "$OUT.tmp" "$OUT"
 note "done: $OUT"

@@ -1,8 +1,9 @@
-# 7. restorecon finds nothing to do on the labelled image, before the
-# other checks create files (ssh's known_hosts ...).  What a boot creates
-# at run time lives in /run, /dev, /tmp, /proc and /sys: the disk's own
-# trees are walked.
+# 7. restorecon -RnvF / finds nothing to do on the labelled system, run
+# before the other checks create files (ssh's known_hosts ...); this
+# test's own files (/run/systest) are left out.  One thing differs on the
+# kernel's filesystems, on every Debian system: devpts labels its ptmx
+# node devpts_t where file_contexts says ptmx_t (expected/ lists it).
 . $S/lib.sh
-report restorecon-nothing-to-do <<X
-$(restorecon -RnvF /etc /usr /var /home /root /opt /srv 2>&1 | grep -v '^$')
+report restorecon-root <<X
+$(restorecon -RnvF -e /run/systest / 2>&1 | grep -v '^$')
 X
