@@ -9,7 +9,6 @@ const uint8_t fc_meta[256] = {
 	['+'] = 1, ['|'] = 1, ['['] = 1, ['('] = 1, ['{'] = 1,
 };
 
-
 static bool is_meta(char c)
 {
 	return fc_meta[(uint8_t)c];
@@ -485,10 +484,6 @@ int fc_spec_analyze(struct fc_data *d, struct fc_spec *sp, struct fc_ix *s)
 	 * never matches the spec, so the exact-string table must not. */
 	if (fixed && s->stem_len && memchr(re, '\\', s->stem_len))
 		fixed = false;
-	/* The reference matches literal specs with PCRE2 too, and fails
-	 * every lookup that reaches one PCRE2 cannot compile: a literal
-	 * too long for its compiled-pattern limit (64 KiB of code).  Only
-	 * long ones are tried; they are then matched on their own. */
 	if (fixed)
 		s->kind = FC_FIXED;
 	else if (simple_regex(re, &toplevel) && !toplevel)
