@@ -98,19 +98,31 @@ _public_ union selinux_callback selinux_get_callback(int type)
 	return cb;
 }
 
-/* Every message of the library goes through here, never to stderr. */
+/*
+ * Every message of the library goes through here, never to stderr.
+ * Formatted once (the callback gets "%s"), on the stack when it fits; a
+ * longer one (a file_contexts line of 100 KiB quoted back) is allocated
+ * rather than cut, as the established library passes it whole.
+ */
 void core_log(int type, const char *fmt, ...)
 {
-	char msg[4096];
+	char msg[4096], *big = NULL;
 	va_list ap;
-	int saved = errno;
+	int saved = errno, n;
 
 	if (!log_cb)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	log_cb(type, "%s", msg);
+	if (n >= (int)sizeof(msg)) {
+		va_start(ap, fmt);
+		if (vasprintf(&big, fmt, ap) < 0)
+			big = NULL; /* out of memory: the cut message */
+		va_end(ap);
+	}
+	log_cb(type, "%s", big ? big : msg);
+	free(big);
 	errno = saved;
 }
 

@@ -251,7 +251,7 @@ static int keyed_open(struct selabel_handle *h, const struct selinux_opt *opts,
 	const char *path = lbl_opt_value(opts, n, SELABEL_OPT_PATH);
 	_cleanup_free_ char *buf = NULL;
 	struct line_note *notes = NULL;
-	size_t nnotes = 0, len;
+	size_t nnotes = 0, cap = 0, len;
 	struct keyed *k;
 	struct stat st;
 	unsigned int lineno = 0;
@@ -280,8 +280,8 @@ static int keyed_open(struct selabel_handle *h, const struct selinux_opt *opts,
 	for (p = buf, end = buf + len; p < end && r >= 0;) {
 		char *nl = memchr(p, '\n', end - p), *line = p, *f[3];
 		size_t nf, want = types ? 3 : 2;
-		char msg[512];
-		int type = 0;
+		char *msg = NULL;
+		int type = 0, m = 0;
 
 		/* A NUL ends the line (Debian reads it as a C string). */
 		if (nl)
@@ -293,42 +293,48 @@ static int keyed_open(struct selabel_handle *h, const struct selinux_opt *opts,
 		if (!*line || *line == '#')
 			continue;
 		nf = split(line, f, 3);
-		msg[0] = '\0';
 		if (db && nf != 3)
-			snprintf(msg, sizeof(msg),
-				 "%s:  line %u has invalid format, skipped",
-				 path, lineno);
+			m = asprintf(&msg, "%s:  line %u has invalid format, skipped",
+				     path, lineno);
 		else if (nf < want)
-			snprintf(msg, sizeof(msg),
-				 "%s:  line %u is missing fields, skipping\n",
-				 path, lineno);
+			m = asprintf(&msg,
+				     "%s:  line %u is missing fields, skipping\n",
+				     path, lineno);
 		else if (types && (type = type_of(types, f[0])) < 0)
-			snprintf(msg, sizeof(msg),
-				 "%s:  line %u has invalid object type %s\n",
-				 path, lineno, f[0]);
+			m = asprintf(&msg,
+				     "%s:  line %u has invalid object type %s\n",
+				     path, lineno, f[0]);
+		if (m < 0) {
+			r = -ENOMEM;
+			break;
+		}
 		if (db) {
 			/* One pass: each warning once, in order. */
-			if (msg[0])
+			if (msg)
 				core_log(SELINUX_WARNING, "%s", msg);
 		} else {
-			struct line_note *nn;
+			if (nnotes == cap) {
+				size_t nc = cap ? 2 * cap : 16;
+				struct line_note *nn =
+					realloc(notes, nc * sizeof(*nn));
 
-			nn = realloc(notes, (nnotes + 1) * sizeof(*nn));
-			if (!nn) {
-				r = -ENOMEM;
-				break;
+				if (!nn) {
+					free(msg);
+					r = -ENOMEM;
+					break;
+				}
+				notes = nn;
+				cap = nc;
 			}
-			notes = nn;
 			notes[nnotes].counted = nf >= want;
-			notes[nnotes].msg = msg[0] ? strdup(msg) : NULL;
-			if (msg[0] && !notes[nnotes].msg) {
-				r = -ENOMEM;
-				break;
-			}
-			nnotes++;
+			notes[nnotes++].msg = msg;
+			if (msg)
+				continue;
 		}
-		if (msg[0])
+		if (msg) {
+			free(msg);
 			continue;
+		}
 		r = types ? add_spec(k, type, f[1], f[2], lineno) :
 			    add_spec(k, 0, f[0], f[1], lineno);
 	}

@@ -73,6 +73,8 @@ def line(rnd, types):
     if rnd.random() < 0.04:
         k = rnd.randint(0, len(text))
         text = text[:k] + b'\0' + text[k:]
+    if rnd.random() < 0.02:  # a long field (quoted back in a warning)
+        text = b'k' * 6000 + b' ' + text
     return text
 
 

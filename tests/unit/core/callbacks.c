@@ -156,6 +156,35 @@ START_TEST(test_core_log_reaches_callback_and_keeps_errno)
 }
 END_TEST
 
+static size_t long_len;
+
+static int measure_log(int type, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)type;
+	va_start(ap, fmt);
+	long_len = (size_t)vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+START_TEST(test_core_log_long_message_whole)
+{
+	union selinux_callback cb = { .func_log = measure_log };
+	char *big = malloc(10001);
+
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'x', 10000);
+	big[10000] = '\0';
+	selinux_set_callback(SELINUX_CB_LOG, cb);
+	/* 10000 + "line 1: " + "\n": not cut at a buffer's size */
+	core_log(SELINUX_WARNING, "line %u: %s\n", 1u, big);
+	ck_assert_uint_eq(long_len, 10009);
+	free(big);
+}
+END_TEST
+
 /* setrans: a fake mcstransd ------------------------------------------ */
 
 struct fake {
@@ -326,6 +355,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_default_validate_uses_check_context);
 	tcase_add_test(tc, test_selinux_get_callback_unknown_type);
 	tcase_add_test(tc, test_core_log_reaches_callback_and_keeps_errno);
+	tcase_add_test(tc, test_core_log_long_message_whole);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("setrans");
