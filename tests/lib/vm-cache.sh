@@ -109,3 +109,19 @@ wait_vm() {
 	echo $(( $(date +%s) - start )) > "$d/seconds"
 	[ -e "$d/status" ] || echo finished > "$d/status"
 }
+
+# vm_workdir PREFIX KEEP: make $WORK (a fresh directory under $TMPDIR) and
+# the exit trap that kills the qemu processes listed in QPIDS and removes
+# $WORK, unless KEEP is 1.
+vm_workdir() {
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") || die "mktemp failed"
+	VM_KEEP_WORK=$2
+	QPIDS=()
+	trap _vm_cleanup EXIT
+	trap 'exit 1' INT TERM
+}
+_vm_cleanup() {
+	local p
+	for p in "${QPIDS[@]}"; do kill "$p" 2>/dev/null; done
+	if [ "$VM_KEEP_WORK" = 1 ]; then note "kept $WORK"; else rm -rf "$WORK"; fi
+}

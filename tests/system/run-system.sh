@@ -85,15 +85,7 @@ if [ ! -s "$IMG" ]; then
 fi
 exec 9>&-
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/libselinux-system.XXXXXX") || die "mktemp failed"
-QPIDS=()
-cleanup() {
-	local p
-	for p in "${QPIDS[@]}"; do kill "$p" 2>/dev/null; done
-	if [ "${SYS_KEEP:-0}" = 1 ]; then note "kept $WORK"; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+vm_workdir libselinux-system "${SYS_KEEP:-0}"
 
 # ---------- the initramfs: busybox, the modules for virtio and ext4, init
 R=$WORK/initramfs

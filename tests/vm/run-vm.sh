@@ -86,15 +86,7 @@ BB=$BBDIR/bin/busybox
 exec 9>&-
 
 # ---------- the common part of the initramfs
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/libselinux-vm.XXXXXX") || die "mktemp failed"
-QPIDS=()
-cleanup() {
-	local p
-	for p in "${QPIDS[@]}"; do kill "$p" 2>/dev/null; done
-	if [ "${VM_KEEP:-0}" = 1 ]; then note "kept $WORK"; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+vm_workdir libselinux-vm "${VM_KEEP:-0}"
 
 R=$WORK/common
 mkdir -p "$R"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,root,etc/selinux} \
