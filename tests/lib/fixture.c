@@ -141,3 +141,14 @@ void fx_proc_root(void)
 	fx_mkdir("proc");
 	core_set_proc_root(fx_path("proc"));
 }
+
+int fx_run(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include <check.h>
+
 /*
  * A fixture is a fresh mkdtemp() directory holding whatever the test
  * builds in it: a fake selinuxfs ("sys/fs/selinux/..."), a fake procfs
@@ -44,5 +46,9 @@ void fx_proc_root(void);
 /* Point the library's config root (normally /etc/selinux) at
  * fx_root/"etc/selinux" through the unexported core hook. */
 void fx_config_root(void);
+
+/* Run suite s (fork mode, as CK_FORK says) and free it: the exit status
+ * of a unit test's main(), 0 when every test passed. */
+int fx_run(Suite *s);
 
 #endif
