@@ -28,6 +28,7 @@
 #include <sepol/policydb/services.h>
 #include <sepol/policydb/sidtab.h>
 
+#include "context.h"
 #include "secsrv.h"
 
 /* libsepol functions of the static archive its headers do not declare. */
@@ -83,6 +84,7 @@ static void sepol_msg(void *arg, sepol_handle_t *h, const char *fmt, ...)
 }
 
 static int class_tables(policydb_t *p, uint32_t *proc, bool **sock);
+static void trans_flush(void);
 
 static void policy_free(policydb_t *p, sidtab_t *s)
 {
@@ -164,9 +166,19 @@ int pol_load(const void *data, size_t len)
 		policy_free(np, ns);
 		return -ENOMEM;
 	}
+	if (sidx_reset(ns) < 0) {
+		free(np_pending);
+		free(np_sock);
+		policy_free(np, ns);
+		if (sids) /* the loaded policy's index again */
+			sidx_reset(sids);
+		return -ENOMEM;
+	}
 	for (uint32_t i = 0; i < np->p_bools.nprim; i++)
 		np_pending[i] = np->bool_val_to_struct[i]->state;
 
+	if (pdb)
+		trans_flush();
 	policy_free(pdb, sids);
 	free(pending);
 	pdb = np;
@@ -187,6 +199,9 @@ int pol_load(const void *data, size_t len)
 
 void pol_unload(void)
 {
+	sidx_free();
+	if (pdb)
+		trans_flush();
 	policy_free(pdb, sids);
 	pdb = NULL;
 	sids = NULL;
@@ -237,8 +252,8 @@ uint32_t pol_reject_unknown(void)
 
 int pol_context_to_sid(const char *con, size_t len, uint32_t *sid)
 {
+	context_struct_t c;
 	char *s;
-	sepol_security_id_t out;
 	int r;
 
 	if (!pdb)
@@ -247,16 +262,13 @@ int pol_context_to_sid(const char *con, size_t len, uint32_t *sid)
 	s = strndup(con, len);
 	if (!s)
 		return -ENOMEM;
-	if (!*s) {
-		free(s);
-		return -EINVAL;
-	}
-	r = sepol_context_to_sid(s, strlen(s), &out);
+	r = ctx_parse(pdb, s, &c);
 	free(s);
 	if (r < 0)
-		return -EINVAL;
-	*sid = out;
-	return 0;
+		return r;
+	r = sidx_context_to_sid(&c, sid);
+	context_destroy(&c);
+	return r;
 }
 
 int pol_sid_to_context(uint32_t sid, char **con, size_t *len)
@@ -304,8 +316,8 @@ int pol_compute_av(uint32_t ssid, uint32_t tsid, uint16_t tclass,
 	stats.misses++;
 
 	avd_init(avd);
-	scon = sepol_sidtab_search(sids, ssid);
-	if (!scon || !sepol_sidtab_search(sids, tsid))
+	scon = sidx_search(ssid);
+	if (!scon || !sidx_search(tsid))
 		return -EINVAL;
 	if (ebitmap_get_bit(&pdb->permissive_map, scon->type))
 		avd->flags |= SRV_AVD_FLAGS_PERMISSIVE;
@@ -429,7 +441,9 @@ static int mls_new_range(const context_struct_t *s, const context_struct_t *t,
 
 		if (r)
 			return mls_range_cpy(&n->range, r);
-		def = pdb->class_val_to_struct[tclass - 1]->default_range;
+		/* a class the policy does not define has no defaults */
+		if (tclass && tclass <= pdb->p_classes.nprim)
+			def = pdb->class_val_to_struct[tclass - 1]->default_range;
 		switch (def) {
 		case DEFAULT_SOURCE_LOW:
 			return mls_context_cpy_low(n, s);
@@ -474,13 +488,15 @@ int pol_compute_sid(uint32_t ssid, uint32_t tsid, uint16_t tclass,
 
 	if (!pdb)
 		return -EINVAL;
-	s = sepol_sidtab_search(sids, ssid);
-	t = sepol_sidtab_search(sids, tsid);
+	s = sidx_search(ssid);
+	t = sidx_search(tsid);
 	if (!s || !t)
 		return -EINVAL;
-	if (tclass == 0 || tclass > pdb->p_classes.nprim)
-		return -EINVAL;
-	cl = pdb->class_val_to_struct[tclass - 1];
+	/* The kernel computes a context for any class number: one the
+	 * policy does not define has no default_* rules and no type rules. */
+	cl = tclass && tclass <= pdb->p_classes.nprim ?
+		     pdb->class_val_to_struct[tclass - 1] :
+		     NULL;
 	specified = kind == SRV_TRANSITION ? AVTAB_TRANSITION :
 		    kind == SRV_MEMBER	   ? AVTAB_MEMBER :
 					     AVTAB_CHANGE;
@@ -488,20 +504,22 @@ int pol_compute_sid(uint32_t ssid, uint32_t tsid, uint16_t tclass,
 
 	context_init(&n);
 	if (specified == AVTAB_MEMBER)
-		n.user = cl->default_user == DEFAULT_SOURCE ? s->user : t->user;
+		n.user = cl && cl->default_user == DEFAULT_SOURCE ? s->user :
+								     t->user;
 	else
-		n.user = cl->default_user == DEFAULT_TARGET ? t->user : s->user;
+		n.user = cl && cl->default_user == DEFAULT_TARGET ? t->user :
+								     s->user;
 
-	if (cl->default_role == DEFAULT_SOURCE)
+	if (cl && cl->default_role == DEFAULT_SOURCE)
 		n.role = s->role;
-	else if (cl->default_role == DEFAULT_TARGET)
+	else if (cl && cl->default_role == DEFAULT_TARGET)
 		n.role = t->role;
 	else
 		n.role = proclike ? s->role : OBJECT_R_VAL;
 
-	if (cl->default_type == DEFAULT_SOURCE)
+	if (cl && cl->default_type == DEFAULT_SOURCE)
 		n.type = s->type;
-	else if (cl->default_type == DEFAULT_TARGET)
+	else if (cl && cl->default_type == DEFAULT_TARGET)
 		n.type = t->type;
 	else
 		n.type = proclike ? s->type : t->type;
@@ -540,7 +558,7 @@ int pol_compute_sid(uint32_t ssid, uint32_t tsid, uint16_t tclass,
 		context_destroy(&n);
 		return -EACCES;
 	}
-	r = sepol_sidtab_context_to_sid(sids, &n, &sid);
+	r = sidx_context_to_sid(&n, &sid);
 	context_destroy(&n);
 	if (r)
 		return -ENOMEM;
@@ -583,10 +601,80 @@ static int user_range(const context_struct_t *from, const user_datum_t *u,
 }
 
 /*
+ * The types (and attributes) that TE rules alone let a domain of type
+ * stype reach with the process class's transition permission: every
+ * allow rule, and every enabled conditional one, whose source is stype or
+ * one of its attributes and that grants bit.  The full decision (with
+ * constraints, role_allow and type bounds) only ever removes permissions
+ * from what these rules grant, so a type outside this set can never be
+ * transitioned to.  Kept per source type until the next load or boolean
+ * commit.
+ */
+static ebitmap_t *trans_to; /* [stype - 1] */
+static bool *trans_known;
+
+static void trans_flush(void)
+{
+	if (trans_to)
+		for (uint32_t i = 0; i < pdb->p_types.nprim; i++)
+			ebitmap_destroy(&trans_to[i]);
+	free(trans_to);
+	free(trans_known);
+	trans_to = NULL;
+	trans_known = NULL;
+}
+
+static const ebitmap_t *trans_targets(uint32_t stype, uint32_t pclass,
+				      uint32_t bit)
+{
+	const ebitmap_t *sattr = &pdb->type_attr_map[stype - 1];
+	avtab_t *tabs[2] = { &pdb->te_avtab, &pdb->te_cond_avtab };
+	ebitmap_t *out;
+
+	if (!trans_to) {
+		trans_to = calloc(pdb->p_types.nprim, sizeof(*trans_to));
+		trans_known = calloc(pdb->p_types.nprim, sizeof(*trans_known));
+		if (!trans_to || !trans_known) {
+			free(trans_to);
+			free(trans_known);
+			trans_to = NULL;
+			trans_known = NULL;
+			return NULL;
+		}
+	}
+	out = &trans_to[stype - 1];
+	if (trans_known[stype - 1])
+		return out;
+	for (int k = 0; k < 2; k++)
+		for (uint32_t i = 0; i < tabs[k]->nslot; i++)
+			for (avtab_ptr_t n = tabs[k]->htable[i]; n; n = n->next) {
+				if (n->key.target_class != pclass ||
+				    !(n->key.specified & AVTAB_ALLOWED) ||
+				    !(n->datum.data & bit) ||
+				    (k == 1 &&
+				     !(n->key.specified & AVTAB_ENABLED)) ||
+				    !ebitmap_get_bit(sattr,
+						     n->key.source_type - 1))
+					continue;
+				if (ebitmap_set_bit(out, n->key.target_type - 1,
+						    1)) {
+					ebitmap_destroy(out);
+					return NULL;
+				}
+			}
+	trans_known[stype - 1] = true;
+	return out;
+}
+
+/*
  * The kernel's security_get_user_sids(): for each role of the user and
  * each type of the role, the user's context as reachable from fromsid,
  * kept when fromsid may transition to it.  (libsepol 3.4's
- * sepol_get_user_sids crashes on a non-MLS policy.)
+ * sepol_get_user_sids crashes on a non-MLS policy.)  The kernel gives
+ * every candidate a SID and asks its AVC; here a candidate whose type the
+ * TE rules do not reach (trans_targets) is dropped first, without a SID:
+ * SIDs are not visible through selinuxfs, and a large MLS policy has
+ * thousands of candidates for each source level.
  */
 int pol_user_sids(uint32_t fromsid, const char *user, uint32_t **out,
 		  uint32_t *nout)
@@ -597,18 +685,21 @@ int pol_user_sids(uint32_t fromsid, const char *user, uint32_t **out,
 	unsigned int i, j;
 	uint32_t n = 0, cap = 16, *res, pclass = process_class();
 	uint32_t transbit = 0;
+	const ebitmap_t *reach = NULL;
 	struct srv_avd avd;
 	const char *pn;
 
 	if (!pdb)
 		return -EINVAL;
-	from = sepol_sidtab_search(sids, fromsid);
+	from = sidx_search(fromsid);
 	u = hashtab_search(pdb->p_users.table, (hashtab_key_t)user);
 	if (!from || !u)
 		return -EINVAL;
 	for (uint32_t p = 1; pclass && p <= 32; p++)
 		if ((pn = pol_perm_name(pclass, p)) && !strcmp(pn, "transition"))
 			transbit = 1u << (p - 1);
+	if (transbit && !(reach = trans_targets(from->type, pclass, transbit)))
+		return -ENOMEM;
 	res = malloc(cap * sizeof(*res));
 	if (!res)
 		return -ENOMEM;
@@ -618,6 +709,9 @@ int pol_user_sids(uint32_t fromsid, const char *user, uint32_t **out,
 		ebitmap_for_each_positive_bit(&role->types.types, tn, j) {
 			sepol_security_id_t sid;
 
+			if (!transbit ||
+			    !ebitmap_match_any(&pdb->type_attr_map[j], reach))
+				continue;
 			context_init(&c);
 			c.user = u->s.value;
 			c.role = i + 1;
@@ -626,14 +720,13 @@ int pol_user_sids(uint32_t fromsid, const char *user, uint32_t **out,
 				context_destroy(&c);
 				continue;
 			}
-			if (sepol_sidtab_context_to_sid(sids, &c, &sid)) {
+			if (sidx_context_to_sid(&c, &sid)) {
 				context_destroy(&c);
 				free(res);
 				return -ENOMEM;
 			}
 			context_destroy(&c);
-			if (!transbit ||
-			    pol_compute_av(fromsid, sid, (uint16_t)pclass, &avd) ||
+			if (pol_compute_av(fromsid, sid, (uint16_t)pclass, &avd) ||
 			    !(avd.allowed & transbit))
 				continue;
 			if (n == cap) {
@@ -662,9 +755,9 @@ int pol_validatetrans(uint32_t oldsid, uint32_t newsid, uint32_t tasksid,
 
 	if (!pdb)
 		return -EINVAL;
-	if (!sepol_sidtab_search(sids, oldsid) ||
-	    !sepol_sidtab_search(sids, newsid) ||
-	    !sepol_sidtab_search(sids, tasksid))
+	if (!sidx_search(oldsid) ||
+	    !sidx_search(newsid) ||
+	    !sidx_search(tasksid))
 		return -EINVAL;
 	if (tclass == 0 || tclass > pdb->p_classes.nprim)
 		return -EINVAL;
@@ -712,6 +805,7 @@ int pol_bools_commit(void)
 		pdb->bool_val_to_struct[i]->state = pending[i];
 	if (evaluate_conds(pdb))
 		return -ENOMEM;
+	trans_flush();
 	cache_flush();
 	seqno++;
 	return 0;

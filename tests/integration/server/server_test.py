@@ -260,6 +260,55 @@ else:
     check("context:level EINVAL on non-MLS",
           transact("context", b"system_u:object_r:etc_t:s0")[0]
           == errno.EINVAL)
+# The kernel's grammar (mls_context_to_sid): the field splits at its first
+# '-'; after a level's ':' every ','-separated item must be a category or
+# cX.cY with X below Y; anything else fails the whole context.  Written by
+# hand from the grammar, for the bundled MLS policy (s0..s3, c0..c255).
+if VARIANT == "mls":
+    base = "system_u:object_r:etc_t:"
+    for tail in ["s0-s3:c0.c255-s3", "s0-s3:c0-s3", "s0:c0-s3:c0-",
+                 "s0-s3-s3", "s0--s3", "s0-", "-s0", "s0:", "s0:c0,",
+                 "s0:,c0", "s0:c0,,c1", "s0:c0.", "s0:.c1", "s0:c0..c1",
+                 "s0:c0.c1.c2", "s0:c1.c1", "s0:c1.c0", "s0:c0:c1", "",
+                 "s0 ", "s3-s0", "s0:c0-s0"]:
+        err, ans = transact("context", (base + tail).encode())
+        check("context:kernel grammar refuses %r" % tail,
+              err == errno.EINVAL, repr((err, ans)))
+        if " " in tail or not tail:
+            continue  # white space separates the access request's fields
+        err, ans = transact("access", ("%s %s 2" % (base + tail, kernel_con))
+                            .encode())
+        check("access:kernel grammar refuses %r" % tail,
+              err == errno.EINVAL, repr((err, ans)))
+    for tail, want in [("s0:c1,c0", "s0:c0,c1"), ("s0-s3:c0.c255", None),
+                       ("s0:c0,c0", "s0:c0"), ("s0-s0", "s0"),
+                       ("s0\0-junk", "s0")]:
+        err, ans = transact("context", (base + tail).encode()
+                            .replace(b"\\0", b"\0"))
+        check("context:kernel grammar takes %r" % tail,
+              (err, ans) == (None, (base + (want or tail)).encode() + b"\0"),
+              repr((err, ans)))
+else:
+    for tail in [":", ":s0", "::"]:
+        check("context:no MLS field on non-MLS %r" % tail,
+              transact("context", ("system_u:object_r:etc_t" + tail)
+                       .encode())[0] == errno.EINVAL)
+# A class number the policy does not define: the kernel still computes the
+# default context (no class rules apply): an object takes object_r, the
+# target's type and the source's low level; a member the target's user.
+ncls = len(os.listdir(path("class")))
+src, tgt = lvl("staff_u:staff_r:staff_t"), lvl("system_u:object_r:etc_t")
+for c in [0, ncls + 1, 65535, 65536]:
+    for tx, want in [("create", lvl("staff_u:object_r:etc_t")),
+                     ("relabel", lvl("staff_u:object_r:etc_t")),
+                     ("member", lvl("system_u:object_r:etc_t"))]:
+        err, ans = transact(tx, ("%s %s %d" % (src, tgt, c)).encode())
+        check("%s:class %d computes the default" % (tx, c),
+              (err, ans) == (None, want.encode() + b"\0"), repr((err, ans)))
+err = write("validatetrans", ("%s %s %d %s" % (tgt, tgt, ncls + 1, src))
+            .encode())
+check("validatetrans:class beyond the policy EINVAL", err == errno.EINVAL,
+      str(err))
 check("context:unknown type EINVAL",
       transact("context", lvl("system_u:object_r:no_such_t").encode())[0]
       == errno.EINVAL)

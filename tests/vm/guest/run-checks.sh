@@ -4,9 +4,10 @@
 # "ok   NAME", "FAIL NAME: why" or "skip NAME: why" lines (guest/lib.sh)
 # which run-vm.sh counts on the host.  A check that exits non-zero has
 # crashed: that is reported as a failure of its own.
-# /vm/only, if present, holds shell patterns: only matching checks run.
+# /vm/only, if present, holds shell patterns: only matching checks run;
+# else the profile's CHECKS (a profile booted for a few checks), else all.
 . /vm/profile.sh
-only='*'
+only=${CHECKS:-*}
 [ -s /vm/only ] && only=$(cat /vm/only)
 for c in /vm/checks/*; do
 	name=${c##*/}

@@ -14,8 +14,19 @@
  * validatetrans for every class that has rules.  Contexts are
  * USER:object_r:TYPE[:LOW] (object_r takes any type), USER the first user.
  * With -n, the per-triple queries are thinned to about MAX (and named
- * transitions to MAX/4, users to about 20 sources) by a fixed stride, so
- * the set stays the same from run to run.
+ * transitions to MAX/4, validatetrans to MAX/4, users to about 20
+ * sources) by a fixed stride, so the set stays the same from run to run.
+ *
+ * Then the malformed and the out-of-range, written from the kernel's
+ * grammar (kernel/server/context.c has it): every way a context string can
+ * break it (separators missing, doubled, trailing; empty, unknown and
+ * attribute names; MLS levels, category lists and ranges cut, doubled,
+ * reversed, followed by junk, NULs and newlines inside), each as the
+ * context file's request and, when it has no white space, as each
+ * context of every other transaction; and every transaction with class
+ * numbers the policy does not define (0, one past the last, 65535, and
+ * numbers beyond 16 bits), once enforcing and once permissive, with part
+ * of the per-triple set in permissive mode too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +69,7 @@ static const char *const isid_names[] = {
 };
 
 static policydb_t pdb;
+static unsigned nclasses;
 static const char *level; /* ":s0" on an MLS policy, "" otherwise */
 static const char *user0;
 static unsigned long named_stride = 1, named_seen;
@@ -136,6 +148,152 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+
+/* The pieces of the generated contexts: a valid base U:object_r:T[:L],
+ * the lowest and highest sensitivity, categories, an attribute. */
+struct pieces {
+	const char *u, *t, *attr, *l, *h, *c0, *c1, *cn;
+	char valid[512];
+};
+
+/* Prints the queries of one context string s (escapes allowed). */
+static void each_use(const struct pieces *k, const char *s)
+{
+	const char *v = k->valid;
+
+	printf("context\t%s\n", s);
+	if (strpbrk(s, " \t\\") || !*s)
+		return;
+	printf("access\t%s %s 1\n", s, v);
+	printf("access\t%s %s 1\n", v, s);
+	printf("create\t%s %s 1\n", s, v);
+	printf("relabel\t%s %s 1\n", v, s);
+	printf("member\t%s %s 1\n", s, v);
+	printf("user\t%s %s\n", s, k->u);
+	printf("validatetrans\t%s %s 1 %s\n", s, v, v);
+	printf("validatetrans\t%s %s 1 %s\n", v, v, s);
+}
+
+static void grammar(const struct pieces *k)
+{
+	/* a suffix after U:object_r:T; @L @H @0 @1 @N @X stand for the low
+	 * and high sensitivity, the first, second and last category and a
+	 * name the policy does not have */
+	static const char *const mls_suffix[] = {
+		/* valid, as controls */
+		":@L", ":@H", ":@L-@H", ":@L:@0", ":@L:@0,@1", ":@L:@0.@N",
+		":@L-@H:@0.@N", ":@L:@1,@0", ":@L:@0,@0", ":@L-@L",
+		":@L:@0-@H", ":@L\\x00junk", ":@L-@H\\x00-@X",
+		/* the MLS field missing, empty, doubled */
+		"", ":", "::@L", ":@L:", ":@L::@0", ":@L:@0:", ":@L:@0:@1",
+		":@L-@H:", ":@L-:@0",
+		/* category lists */
+		":@L:@0,", ":@L:,@0", ":@L:@0,,@1", ":@L:,", ":@L:@0 ,@1",
+		/* category ranges */
+		":@L:@0.", ":@L:.@1", ":@L:@0..@1", ":@L:@0.@1.@N",
+		":@L:@1.@1", ":@L:@1.@0", ":@L:@0.@X", ":@L:@X.@1", ":@L:.",
+		":@L:@0.@1,@1.@N",
+		/* ranges: dashes, order, junk after a complete range */
+		":@L-", ":-@L", ":-", ":@L--@H", ":@L-@H-", ":@L-@H-@H",
+		":@L-@H:@0.@N-@H", ":@L-@H:@0-@H", ":@L:@0-@H:@0-",
+		":@H-@L", ":@L:@0-@L", ":@H:@0.@N-@L", ":@L-@H:@0.@N,",
+		":@L-@H:@0.@N:@0", ":@L-@H:@N.@0",
+		/* names */
+		":@X", ":@L:@X", ":@L-@X", ":@L-@H:@X", ":@Lx", ":@L,@0",
+		":@L.@0", ":@L:@0x", ":@L:c", ":@L:@0,@X",
+		/* white space, control bytes, case */
+		":@L ", ": @L", ":@L :@0", ":@L\\x0a", ":@L:@0\\x0a",
+		":@L\\x09", ":@L\\x7f", ":@L\\xff",
+	};
+	/* whole strings; @U @T @A the user, type, attribute, @M the suffix
+	 * of a valid level (empty on a non-MLS policy).  Not the empty
+	 * string: the kernel fails a write of 0 bytes with EINVAL, but FUSE
+	 * completes it without asking the server, which cannot answer. */
+	static const char *const whole[] = {
+		":", "::", ":::", "@U", "@U:", "@U:object_r",
+		"@U:object_r:", "@U::@T@M", ":object_r:@T@M", "@U:object_r:@M",
+		"@U:object_r::@M", "@U:object_r:@A@M", "@U:object_r:@X@M",
+		"@X:object_r:@T@M", "@U:@X:@T@M", "@U:object_r:@T@M:",
+		"@U:object_r:@T-@M", "@U:object_r:@T @M", " @U:object_r:@T@M",
+		"@U:object_r:@T@M\\x00", "\\x00@U:object_r:@T@M",
+		"@U\\x00:object_r:@T@M", "@U:object_r:@T\\x0a@M",
+	};
+	char buf[1024], suf[512];
+	const char *lvl = pdb.mls ? k->l : NULL;
+
+	for (size_t i = 0; i < sizeof(mls_suffix) / sizeof(*mls_suffix); i++) {
+		int n = snprintf(buf, sizeof(buf), "%s:object_r:%s", k->u, k->t);
+
+		for (const char *p = mls_suffix[i]; *p && n < 900; p++) {
+			const char *x = NULL;
+
+			if (*p == '@' && p[1]) {
+				switch (*++p) {
+				case 'L': x = pdb.mls ? k->l : "s0"; break;
+				case 'H': x = pdb.mls ? k->h : "s0"; break;
+				case '0': x = k->c0; break;
+				case '1': x = k->c1; break;
+				case 'N': x = k->cn; break;
+				default: x = "no_such_name"; break;
+				}
+				n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+					      "%s", x);
+			} else {
+				buf[n++] = *p;
+				buf[n] = '\0';
+			}
+		}
+		each_use(k, buf);
+	}
+	snprintf(suf, sizeof(suf), "%s%s", lvl ? ":" : "", lvl ? lvl : "");
+	for (size_t i = 0; i < sizeof(whole) / sizeof(*whole); i++) {
+		int n = 0;
+
+		buf[0] = '\0';
+		for (const char *p = whole[i]; *p && n < 900; p++) {
+			const char *x = NULL;
+
+			if (*p == '@' && p[1]) {
+				switch (*++p) {
+				case 'U': x = k->u; break;
+				case 'T': x = k->t; break;
+				case 'A': x = k->attr; break;
+				case 'M': x = suf; break;
+				default: x = "no_such_name"; break;
+				}
+				n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+					      "%s", x);
+			} else {
+				buf[n++] = *p;
+				buf[n] = '\0';
+			}
+		}
+		each_use(k, buf);
+	}
+}
+
+/* Every transaction with class numbers the policy does not define, and
+ * the last one it does (tclass is a %hu: 65536 and beyond wrap). */
+static void classes_out_of_range(const char *s, const char *t)
+{
+	static const char *const ops[] = {"access", "create", "relabel",
+					  "member"};
+	char c[6][16];
+
+	snprintf(c[0], sizeof(c[0]), "0");
+	snprintf(c[1], sizeof(c[1]), "%u", nclasses);
+	snprintf(c[2], sizeof(c[2]), "%u", nclasses + 1);
+	snprintf(c[3], sizeof(c[3]), "65535");
+	snprintf(c[4], sizeof(c[4]), "65536");
+	snprintf(c[5], sizeof(c[5]), "%u", 65536 + nclasses + 1);
+	for (size_t i = 0; i < 6; i++) {
+		for (size_t x = 0; x < 4; x++)
+			printf("%s\t%s %s %s\n", ops[x], s, t, c[i]);
+		printf("create\t%s %s %s some_name\n", s, t, c[i]);
+		printf("validatetrans\t%s %s %s %s\n", s, t, c[i], s);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const status[] = {"policyvers",   "mls",
@@ -145,7 +303,9 @@ int main(int argc, char **argv)
 					   "member"};
 	struct policy_file pf;
 	unsigned long max = 0, ntriples, stride, nnamed = 0;
-	unsigned ntypes, nclasses, nt = 0, ustep, *types;
+	unsigned ntypes, nt = 0, ustep, *types;
+	unsigned long vt_stride = 1, vt_seen = 0;
+	struct pieces pc;
 	char lvl[128], s[512], t[512];
 	size_t len;
 	char *buf;
@@ -239,6 +399,15 @@ int main(int argc, char **argv)
 	printf("context\tno_such_user:object_r:%s%s\n",
 	       pdb.p_type_val_to_name[ntypes - 1], level);
 	printf("context\tnot a context\n");
+	if (max) {
+		unsigned long nvt = 0;
+
+		for (unsigned c = 0; c < nclasses; c++)
+			if (pdb.class_val_to_struct[c]->validatetrans)
+				nvt += (unsigned long)nt * nt;
+		if (nvt > max / 4)
+			vt_stride = nvt / (max / 4);
+	}
 	for (unsigned c = 0; c < nclasses; c++) {
 		if (!pdb.class_val_to_struct[c]->validatetrans)
 			continue;
@@ -249,12 +418,60 @@ int main(int argc, char **argv)
 			for (unsigned j = 0; j < ntypes; j++) {
 				if (!is_type(j))
 					continue;
+				if (vt_seen++ % vt_stride)
+					continue;
 				con(t, sizeof(t), pdb.p_type_val_to_name[j]);
 				printf("validatetrans\t%s %s %u %s\n", s, t,
 				       c + 1, s);
 			}
 		}
 	}
+
+	/* the grammar's malformed contexts and the out-of-range classes */
+	memset(&pc, 0, sizeof(pc));
+	pc.u = user0;
+	pc.t = pdb.p_type_val_to_name[types[0]];
+	pc.attr = pc.t;
+	for (unsigned i = 0; i < ntypes; i++)
+		if (pdb.type_val_to_struct[i] &&
+		    pdb.type_val_to_struct[i]->flavor == TYPE_ATTRIB) {
+			pc.attr = pdb.p_type_val_to_name[i];
+			break;
+		}
+	pc.l = pdb.mls ? pdb.p_sens_val_to_name[0] : "s0";
+	pc.h = pdb.mls ? pdb.p_sens_val_to_name[pdb.p_levels.nprim - 1] : "s0";
+	pc.c0 = pdb.mls && pdb.p_cats.nprim ? pdb.p_cat_val_to_name[0] : "c0";
+	pc.c1 = pdb.mls && pdb.p_cats.nprim > 1 ? pdb.p_cat_val_to_name[1] :
+						    "c1";
+	pc.cn = pdb.mls && pdb.p_cats.nprim ?
+		       pdb.p_cat_val_to_name[pdb.p_cats.nprim - 1] :
+		       "c9";
+	con(pc.valid, sizeof(pc.valid), pc.t);
+	grammar(&pc);
+	for (unsigned x = 0; x < 3 && x < nt; x++) {
+		con(s, sizeof(s), pdb.p_type_val_to_name[types[x]]);
+		con(t, sizeof(t), pdb.p_type_val_to_name[types[nt - 1 - x]]);
+		classes_out_of_range(s, t);
+	}
+	/* permissive: the same out-of-range set and a tenth of the triples
+	 * (invalid computed contexts are kept, not refused) */
+	printf("write\tenforce\t0\n");
+	for (unsigned x = 0; x < 3 && x < nt; x++) {
+		con(s, sizeof(s), pdb.p_type_val_to_name[types[x]]);
+		con(t, sizeof(t), pdb.p_type_val_to_name[types[nt - 1 - x]]);
+		classes_out_of_range(s, t);
+	}
+	for (unsigned long q = 0; q < ntriples; q += stride * 10) {
+		unsigned c = (unsigned)(q % nclasses) + 1;
+		unsigned j = types[(q / nclasses) % nt];
+		unsigned i = types[q / nclasses / nt];
+
+		con(s, sizeof(s), pdb.p_type_val_to_name[i]);
+		con(t, sizeof(t), pdb.p_type_val_to_name[j]);
+		for (size_t x = 1; x < 4; x++)
+			printf("%s\t%s %s %u\n", xact[x], s, t, c);
+	}
+	printf("write\tenforce\t1\n");
 	policydb_destroy(&pdb);
 	free(types);
 	free(buf);

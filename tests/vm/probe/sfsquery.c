@@ -14,11 +14,14 @@
  *	written only (the kernel answers with the write's status: "ok")
  *   read PATH	the whole content of MOUNT/PATH
  *   write PATH<tab>DATA	DATA written to MOUNT/PATH (booleans, commit)
+ * In REQUEST and DATA, \xHH stands for the byte HH (a NUL, a newline, a
+ * tab in a request); the write is the decoded bytes, nothing more.
  * Each answer line is the bytes received with everything outside printable
  * ASCII, and the backslash, as \xHH (a context's NUL shows as \x00); a
  * failure prints "!open:", "!write:" or "!read:" and the errno name.
  * Lines that are empty or start with '#' are echoed as they are.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -71,7 +74,25 @@ static void fail(const char *step, int e)
 	printf("!%s:%s\n", step, errname(e));
 }
 
-static void query(const char *mnt, const char *path, const char *data,
+/* Decodes \xHH in place; returns the decoded length. */
+static size_t unescape(char *s)
+{
+	char *r = s, *w = s;
+	unsigned v;
+
+	while (*r) {
+		if (r[0] == '\\' && r[1] == 'x' && isxdigit((unsigned char)r[2]) &&
+		    isxdigit((unsigned char)r[3]) && sscanf(r + 2, "%2x", &v) == 1) {
+			*w++ = (char)v;
+			r += 4;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	return (size_t)(w - s);
+}
+
+static void query(const char *mnt, const char *path, char *data,
 		  int want_answer, char *buf)
 {
 	char full[4096];
@@ -85,7 +106,7 @@ static void query(const char *mnt, const char *path, const char *data,
 		return;
 	}
 	if (data) {
-		size_t len = strlen(data);
+		size_t len = unescape(data);
 
 		if (write(fd, data, len) != (ssize_t)len) {
 			fail("write", errno);
