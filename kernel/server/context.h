@@ -5,6 +5,7 @@
 #ifndef SELINUXFSD_CONTEXT_H
 #define SELINUXFSD_CONTEXT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <sepol/policydb/context.h>
@@ -22,5 +23,11 @@ void sidx_free(void);
 context_struct_t *sidx_search(uint32_t sid);
 /* c's SID, given and inserted in the table when c is new. */
 int sidx_context_to_sid(context_struct_t *c, uint32_t *sid);
+
+/* constraint.c: expr over source s, target t and (validatetrans) x, as
+ * the kernel evaluates it; a malformed expression is false. */
+bool cexpr_eval(const policydb_t *p, const context_struct_t *s,
+		const context_struct_t *t, const context_struct_t *x,
+		const constraint_expr_t *expr);
 
 #endif

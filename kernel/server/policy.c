@@ -44,6 +44,7 @@ static int *pending; /* pending boolean values, by index */
  * kernel's socket classes (indexed by class value). */
 static uint32_t proc_class;
 static bool *socket_class;
+static uint32_t proc_transition; /* the process class's transition bit */
 
 #define CACHE_SLOTS 65536u /* a power of two */
 struct cache_slot {
@@ -85,6 +86,7 @@ static void sepol_msg(void *arg, sepol_handle_t *h, const char *fmt, ...)
 
 static int class_tables(policydb_t *p, uint32_t *proc, bool **sock);
 static void trans_flush(void);
+static void trans_prepare(void);
 
 static void policy_free(policydb_t *p, sidtab_t *s)
 {
@@ -189,6 +191,14 @@ int pol_load(const void *data, size_t len)
 	proc_class = np_proc;
 	sepol_set_policydb(pdb);
 	sepol_set_sidtab(sids);
+	proc_transition = 0;
+	for (uint32_t p = 1; proc_class && p <= 32; p++) {
+		const char *pn = pol_perm_name(proc_class, p);
+
+		if (pn && !strcmp(pn, "transition"))
+			proc_transition = 1u << (p - 1);
+	}
+	trans_prepare();
 	cache_flush();
 	seqno++;
 	srv_log("policy: loaded, %u classes, %u types, %u booleans, mls %d",
@@ -612,6 +622,10 @@ static int user_range(const context_struct_t *from, const user_datum_t *u,
  */
 static ebitmap_t *trans_to; /* [stype - 1] */
 static bool *trans_known;
+/* The rules that can grant it (the process class, an allow rule with the
+ * bit, conditional ones enabled), gathered once from the whole avtab. */
+static avtab_ptr_t *trans_rules;
+static uint32_t ntrans_rules;
 
 static void trans_flush(void)
 {
@@ -620,50 +634,124 @@ static void trans_flush(void)
 			ebitmap_destroy(&trans_to[i]);
 	free(trans_to);
 	free(trans_known);
+	free(trans_rules);
 	trans_to = NULL;
 	trans_known = NULL;
+	trans_rules = NULL;
+	ntrans_rules = 0;
+}
+
+static int trans_gather(uint32_t pclass, uint32_t bit)
+{
+	avtab_t *tabs[2] = { &pdb->te_avtab, &pdb->te_cond_avtab };
+	uint32_t cap = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		ntrans_rules = 0;
+		for (int k = 0; k < 2; k++)
+			for (uint32_t i = 0; i < tabs[k]->nslot; i++)
+				for (avtab_ptr_t n = tabs[k]->htable[i]; n;
+				     n = n->next) {
+					if (n->key.target_class != pclass ||
+					    !(n->key.specified & AVTAB_ALLOWED) ||
+					    !(n->datum.data & bit) ||
+					    (k == 1 && !(n->key.specified &
+							 AVTAB_ENABLED)))
+						continue;
+					if (pass)
+						trans_rules[ntrans_rules] = n;
+					ntrans_rules++;
+				}
+		if (pass == 0) {
+			cap = ntrans_rules;
+			trans_rules = malloc((cap ? cap : 1) * sizeof(*trans_rules));
+			trans_to = calloc(pdb->p_types.nprim, sizeof(*trans_to));
+			trans_known = calloc(pdb->p_types.nprim,
+					     sizeof(*trans_known));
+			if (!trans_rules || !trans_to || !trans_known) {
+				free(trans_rules);
+				free(trans_to);
+				free(trans_known);
+				trans_rules = NULL;
+				trans_to = NULL;
+				trans_known = NULL;
+				return -ENOMEM;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Gathers the rules after a load or a commit, so that no request pays
+ * for the scan (about 5 ms on refpolicy built MLS); a failure here is
+ * retried by the first request that needs them. */
+static void trans_prepare(void)
+{
+	if (proc_class && proc_transition)
+		trans_gather(proc_class, proc_transition);
 }
 
 static const ebitmap_t *trans_targets(uint32_t stype, uint32_t pclass,
 				      uint32_t bit)
 {
 	const ebitmap_t *sattr = &pdb->type_attr_map[stype - 1];
-	avtab_t *tabs[2] = { &pdb->te_avtab, &pdb->te_cond_avtab };
 	ebitmap_t *out;
 
-	if (!trans_to) {
-		trans_to = calloc(pdb->p_types.nprim, sizeof(*trans_to));
-		trans_known = calloc(pdb->p_types.nprim, sizeof(*trans_known));
-		if (!trans_to || !trans_known) {
-			free(trans_to);
-			free(trans_known);
-			trans_to = NULL;
-			trans_known = NULL;
-			return NULL;
-		}
-	}
+	if (!trans_to && trans_gather(pclass, bit) < 0)
+		return NULL;
 	out = &trans_to[stype - 1];
 	if (trans_known[stype - 1])
 		return out;
-	for (int k = 0; k < 2; k++)
-		for (uint32_t i = 0; i < tabs[k]->nslot; i++)
-			for (avtab_ptr_t n = tabs[k]->htable[i]; n; n = n->next) {
-				if (n->key.target_class != pclass ||
-				    !(n->key.specified & AVTAB_ALLOWED) ||
-				    !(n->datum.data & bit) ||
-				    (k == 1 &&
-				     !(n->key.specified & AVTAB_ENABLED)) ||
-				    !ebitmap_get_bit(sattr,
-						     n->key.source_type - 1))
-					continue;
-				if (ebitmap_set_bit(out, n->key.target_type - 1,
-						    1)) {
-					ebitmap_destroy(out);
-					return NULL;
-				}
-			}
+	for (uint32_t i = 0; i < ntrans_rules; i++) {
+		const avtab_key_t *key = &trans_rules[i]->key;
+
+		if (ebitmap_get_bit(sattr, key->source_type - 1) &&
+		    ebitmap_set_bit(out, key->target_type - 1, 1)) {
+			ebitmap_destroy(out);
+			return NULL;
+		}
+	}
 	trans_known[stype - 1] = true;
 	return out;
+}
+
+/*
+ * Whether a process of context from may transition to one of context to,
+ * once the TE rules allow it (trans_targets): the decision of
+ * pol_compute_av for that one permission - no constraint on it fails
+ * (evaluated by cexpr_eval, without libsepol's explanations), and a role
+ * change is in a role_allow rule.  A bounded source type has its
+ * permissions cut by its parent's: the full decision decides then.
+ */
+static int may_transition(uint32_t fromsid, const context_struct_t *from,
+			  const context_struct_t *to, uint32_t pclass,
+			  uint32_t bit)
+{
+	const class_datum_t *cl = pdb->class_val_to_struct[pclass - 1];
+	const type_datum_t *st = pdb->type_val_to_struct[from->type - 1];
+	const role_allow_t *ra;
+
+	if (st && st->bounds) {
+		struct srv_avd avd;
+		uint32_t sid;
+		int r;
+
+		if ((r = sidx_context_to_sid((context_struct_t *)to, &sid)) < 0 ||
+		    (r = pol_compute_av(fromsid, sid, (uint16_t)pclass, &avd)) <
+			    0)
+			return r;
+		return (avd.allowed & bit) != 0;
+	}
+	for (const constraint_node_t *cn = cl->constraints; cn; cn = cn->next)
+		if ((cn->permissions & bit) &&
+		    !cexpr_eval(pdb, from, to, NULL, cn->expr))
+			return 0;
+	if (from->role == to->role)
+		return 1;
+	for (ra = pdb->role_allow; ra; ra = ra->next)
+		if (ra->role == from->role && ra->new_role == to->role)
+			return 1;
+	return 0;
 }
 
 /*
@@ -674,7 +762,8 @@ static const ebitmap_t *trans_targets(uint32_t stype, uint32_t pclass,
  * every candidate a SID and asks its AVC; here a candidate whose type the
  * TE rules do not reach (trans_targets) is dropped first, without a SID:
  * SIDs are not visible through selinuxfs, and a large MLS policy has
- * thousands of candidates for each source level.
+ * thousands of candidates for each source level.  The others are
+ * decided by may_transition, and only those kept get a SID.
  */
 int pol_user_sids(uint32_t fromsid, const char *user, uint32_t **out,
 		  uint32_t *nout)
@@ -684,10 +773,9 @@ int pol_user_sids(uint32_t fromsid, const char *user, uint32_t **out,
 	ebitmap_node_t *rn, *tn;
 	unsigned int i, j;
 	uint32_t n = 0, cap = 16, *res, pclass = process_class();
-	uint32_t transbit = 0;
+	uint32_t transbit = proc_transition;
 	const ebitmap_t *reach = NULL;
-	struct srv_avd avd;
-	const char *pn;
+	int ok;
 
 	if (!pdb)
 		return -EINVAL;
@@ -695,9 +783,6 @@ int pol_user_sids(uint32_t fromsid, const char *user, uint32_t **out,
 	u = hashtab_search(pdb->p_users.table, (hashtab_key_t)user);
 	if (!from || !u)
 		return -EINVAL;
-	for (uint32_t p = 1; pclass && p <= 32; p++)
-		if ((pn = pol_perm_name(pclass, p)) && !strcmp(pn, "transition"))
-			transbit = 1u << (p - 1);
 	if (transbit && !(reach = trans_targets(from->type, pclass, transbit)))
 		return -ENOMEM;
 	res = malloc(cap * sizeof(*res));
@@ -720,14 +805,16 @@ int pol_user_sids(uint32_t fromsid, const char *user, uint32_t **out,
 				context_destroy(&c);
 				continue;
 			}
-			if (sidx_context_to_sid(&c, &sid)) {
-				context_destroy(&c);
-				free(res);
-				return -ENOMEM;
-			}
+			ok = may_transition(fromsid, from, &c, pclass,
+					    transbit);
+			if (ok > 0 && (ok = sidx_context_to_sid(&c, &sid)) == 0)
+				ok = 1;
 			context_destroy(&c);
-			if (pol_compute_av(fromsid, sid, (uint16_t)pclass, &avd) ||
-			    !(avd.allowed & transbit))
+			if (ok < 0) {
+				free(res);
+				return ok;
+			}
+			if (ok == 0)
 				continue;
 			if (n == cap) {
 				uint32_t *r2 = realloc(res, 2 * cap * sizeof(*res));
@@ -806,6 +893,7 @@ int pol_bools_commit(void)
 	if (evaluate_conds(pdb))
 		return -ENOMEM;
 	trans_flush();
+	trans_prepare();
 	cache_flush();
 	seqno++;
 	return 0;

@@ -149,6 +149,90 @@ static char *read_file(const char *path, size_t *len)
 }
 
 
+/* Appends the run first..last of categories to buf (at *w). */
+static void put_run(char *buf, size_t n, size_t *w, char sep, unsigned first,
+		    unsigned last)
+{
+	if (*w >= n)
+		return;
+	if (first == last)
+		*w += (size_t)snprintf(buf + *w, n - *w, "%c%s", sep,
+				       pdb.p_cat_val_to_name[first]);
+	else
+		*w += (size_t)snprintf(buf + *w, n - *w, "%c%s.%s", sep,
+				       pdb.p_cat_val_to_name[first],
+				       pdb.p_cat_val_to_name[last]);
+}
+
+/* l as the kernel's grammar reads it: SENS[:CATS], runs as cX.cY. */
+static void level_text(char *buf, size_t n, const mls_level_t *l)
+{
+	ebitmap_node_t *node;
+	unsigned i, first = 0, last = 0, have = 0;
+	size_t w = (size_t)snprintf(buf, n, "%s",
+				    pdb.p_sens_val_to_name[l->sens - 1]);
+
+	ebitmap_for_each_positive_bit(&l->cat, node, i)
+	{
+		if (have && i == last + 1) {
+			last = i;
+			continue;
+		}
+		if (have)
+			put_run(buf, n, &w, have == 1 ? ':' : ',', first, last);
+		have = have ? 2 : 1;
+		first = last = i;
+	}
+	if (have)
+		put_run(buf, n, &w, have == 1 ? ':' : ',', first, last);
+}
+
+/*
+ * user from process contexts, where the answer is not empty: for each
+ * role but object_r, a user that has it, a few of the role's types, at
+ * the user's low level and over the user's whole range; every user asked
+ * for from each.  (The every-type set above asks from object_r, which
+ * reaches no one.)
+ */
+static void user_from_domains(unsigned long max)
+{
+	char lo[4096], hi[4096], from[9000];
+
+	for (unsigned r = 1; r < pdb.p_roles.nprim; r++) {
+		role_datum_t *role = pdb.role_val_to_struct[r];
+		unsigned card = ebitmap_cardinality(&role->types.types);
+		unsigned step = max && card > 3 ? card / 3 : 1, seen = 0, t;
+		user_datum_t *u = NULL;
+		ebitmap_node_t *node;
+
+		for (unsigned x = 0; x < pdb.p_users.nprim && !u; x++)
+			if (ebitmap_get_bit(&pdb.user_val_to_struct[x]->roles.roles, r))
+				u = pdb.user_val_to_struct[x];
+		if (!u)
+			continue;
+		ebitmap_for_each_positive_bit(&role->types.types, node, t)
+		{
+			if (seen++ % step)
+				continue;
+			for (int whole = 0; whole < (pdb.mls ? 2 : 1); whole++) {
+				if (pdb.mls) {
+					level_text(lo, sizeof(lo), &u->exp_range.level[0]);
+					level_text(hi, sizeof(hi), &u->exp_range.level[1]);
+				}
+				snprintf(from, sizeof(from), "%s:%s:%s%s%s%s%s",
+					 pdb.p_user_val_to_name[u->s.value - 1],
+					 pdb.p_role_val_to_name[r],
+					 pdb.p_type_val_to_name[t], pdb.mls ? ":" : "",
+					 pdb.mls ? lo : "", whole ? "-" : "",
+					 whole ? hi : "");
+				for (unsigned x = 0; x < pdb.p_users.nprim; x++)
+					printf("user\t%s %s\n", from,
+					       pdb.p_user_val_to_name[x]);
+			}
+		}
+	}
+}
+
 /* The pieces of the generated contexts: a valid base U:object_r:T[:L],
  * the lowest and highest sensitivity, categories, an attribute. */
 struct pieces {
@@ -389,6 +473,7 @@ int main(int argc, char **argv)
 			con(s, sizeof(s), pdb.p_type_val_to_name[types[x]]);
 			printf("user\t%s %s\n", s, pdb.p_user_val_to_name[u]);
 		}
+	user_from_domains(max);
 	for (unsigned i = 0; i < ntypes; i++) {
 		if (!is_type(i))
 			continue;

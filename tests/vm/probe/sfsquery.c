@@ -4,7 +4,10 @@
  * line each, so that two selinuxfs can be compared byte for byte.  It talks
  * to the files directly, without libselinux.
  *
- * Usage: sfsquery [-m MOUNT] QUERIES      (MOUNT defaults to /sys/fs/selinux)
+ * Usage: sfsquery [-m MOUNT] [-t TIMES] QUERIES
+ *	MOUNT defaults to /sys/fs/selinux; with -t, TIMES gets one line per
+ *	kind of query, "KIND COUNT SECONDS MAX" (wall time of the open,
+ *	write and read: the sum and the longest), and "all COUNT SECONDS MAX"
  *
  * Each line of QUERIES is OP, a tab, and ARG:
  *   access|create|relabel|member|user|context  REQUEST
@@ -27,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define ANSWER_MAX (1 << 20)
@@ -138,21 +142,57 @@ static int is_transaction(const char *op)
 	return 0;
 }
 
+/* Per-kind times (-t). */
+#define KINDS 16
+static struct {
+	char name[16];
+	unsigned long n;
+	double s, max;
+} kinds[KINDS];
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void account(const char *op, double s)
+{
+	for (int i = 0; i < KINDS; i++) {
+		if (!kinds[i].name[0])
+			snprintf(kinds[i].name, sizeof(kinds[i].name), "%s", op);
+		if (!strcmp(kinds[i].name, op)) {
+			kinds[i].n++;
+			kinds[i].s += s;
+			if (s > kinds[i].max)
+				kinds[i].max = s;
+			return;
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
-	const char *mnt = "/sys/fs/selinux";
+	const char *mnt = "/sys/fs/selinux", *times = NULL;
 	char *line = NULL, *buf;
+	double t0;
 	size_t cap = 0;
 	ssize_t len;
 	FILE *in;
 	int i = 1;
 
-	if (argc >= 3 && !strcmp(argv[1], "-m")) {
-		mnt = argv[2];
-		i = 3;
+	for (; i + 1 < argc && argv[i][0] == '-' && argv[i][1]; i += 2) {
+		if (!strcmp(argv[i], "-m"))
+			mnt = argv[i + 1];
+		else if (!strcmp(argv[i], "-t"))
+			times = argv[i + 1];
+		else
+			break;
 	}
 	if (i != argc - 1) {
-		fprintf(stderr, "usage: sfsquery [-m MOUNT] QUERIES\n");
+		fprintf(stderr, "usage: sfsquery [-m MOUNT] [-t TIMES] QUERIES\n");
 		return 2;
 	}
 	in = strcmp(argv[i], "-") ? fopen(argv[i], "r") : stdin;
@@ -179,6 +219,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		*arg++ = '\0';
+		t0 = now();
 		if (is_transaction(op)) {
 			query(mnt, op, arg, 1, buf);
 		} else if (!strcmp(op, "validatetrans")) {
@@ -191,6 +232,27 @@ int main(int argc, char **argv)
 		} else {
 			printf("!syntax\n");
 		}
+		account(op, now() - t0);
+	}
+	if (times) {
+		FILE *t = fopen(times, "w");
+		unsigned long n = 0;
+		double all = 0, max = 0;
+
+		if (!t) {
+			perror(times);
+			return 2;
+		}
+		for (int k = 0; k < KINDS && kinds[k].name[0]; k++) {
+			fprintf(t, "%s %lu %.6f %.6f\n", kinds[k].name,
+				kinds[k].n, kinds[k].s, kinds[k].max);
+			n += kinds[k].n;
+			all += kinds[k].s;
+			if (kinds[k].max > max)
+				max = kinds[k].max;
+		}
+		fprintf(t, "all %lu %.6f %.6f\n", n, all, max);
+		fclose(t);
 	}
 	free(line);
 	free(buf);
