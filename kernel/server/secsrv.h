@@ -4,6 +4,9 @@
  * policy.c  decides: the loaded policy (libsepol's policydb and sidtab),
  *           contexts <-> SIDs, access vectors (with a decision cache),
  *           transitions, user SIDs, validatetrans, booleans, names.
+ * context.c the kernel's grammar of context strings, and the SID table's
+ *           index (context <-> SID in O(1)); constraint.c the kernel's
+ *           constraint evaluator.  Both speak libsepol's types: context.h.
  * status.c  the status page that selinux_status_open() maps.
  * files.c   the selinuxfs files: what each one answers to a read and does
  *           with a write, in the byte formats of the Linux kernel.

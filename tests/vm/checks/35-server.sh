@@ -12,7 +12,12 @@ if [ ! -s $d/answers ]; then
 		echo 'no answers from host/server.sh')"
 	exit 0
 fi
-sfsquery $d/queries > /tmp/.server-kernel
+sfsquery -t /tmp/.kernel-times $d/queries > /tmp/.server-kernel
+# the time each side took, per kind (bench/server/run.sh reads these)
+while read -r kind n sec max; do
+	echo "# time $kind kernel $n $sec $max server" \
+		"$(awk -v k="$kind" '$1 == k { print $2, $3, $4 }' $d/times 2>/dev/null)"
+done < /tmp/.kernel-times
 awk -F'\t' -v K=/tmp/.server-kernel -v S=$d/answers '
 {
 	getline k < K

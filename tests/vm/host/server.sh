@@ -9,6 +9,7 @@
 #   queries  the policy's query set (sfsgen, sfsquery's input format)
 #   answers  what kernel/'s server, started on VM_POLICY, answered to them
 #            (sfsquery -m MOUNT), one line per query
+#   times    how long the server took, per kind of query (sfsquery -t)
 #   why      instead, when there is nothing to compare: the reason, which
 #            the guest check reports as its skip
 # The guest asks the real selinuxfs the same queries and compares the
@@ -41,9 +42,10 @@ query=$VM_BUILD/tests/vm/sfsquery
 server=$VM_BUILD/kernel/server/selinuxfsd
 [ -x "$server" ] || nothing "kernel/'s security server is not built yet"
 SELINUXFSD=$server "$VM_SOURCE/tests/lib/with-server.sh" "$VM_POLICY" \
-	sh -c '"$1" -m "$SELINUXFS_MNT" "$2" > "$3"' sh \
+	sh -c '"$1" -m "$SELINUXFS_MNT" -t "$3.times" "$2" > "$3"' sh \
 	"$query" "$VM_WORK/queries" "$VM_WORK/answers" 2> "$VM_WORK/server.log"
 rc=$?
 [ $rc = 0 ] || { echo "sfsquery against the server failed ($rc)"; cat "$VM_WORK/server.log"; exit 1; }
 cp "$VM_WORK/queries" "$VM_WORK/answers" "$out/"
+cp "$VM_WORK/answers.times" "$out/times"
 echo "server comparison: $(grep -vc '^#' "$out/queries") queries answered by $server"

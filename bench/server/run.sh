@@ -1,0 +1,74 @@
+#!/bin/bash
+# The security server (kernel/server) against the kernel it stands in for,
+# on the same queries, and against itself with one and two clients.
+#
+#   bench/server/run.sh [POLICY [N]]
+#
+# POLICY defaults to Debian's refpolicy built MLS (selinux-policy-mls,
+# 16 sensitivities, 1024 categories, ~4 900 types); N (default 4000) is
+# sfsgen's -n: about N queries of each kind, ~27 000 in all (access,
+# create, relabel, member, user from process contexts, context, the
+# malformed and out-of-range ones, file reads).
+#
+# 1. The same query set answered by Debian 12's kernel (booted under qemu,
+#    TCG, by tests/vm/run-vm.sh with only the server comparison) and by
+#    kernel/'s server on this host (host/server.sh); both sides time every
+#    query with sfsquery -t.  The answers are compared byte for byte too
+#    (the check's result is printed).  Printed: per kind, the count, the
+#    mean and the longest query of each side, and the kernel's mean over
+#    the server's.
+# 2. Cached access decisions per second through the server with one
+#    client and with two at once (sfsquery processes), and the ratio.
+#
+# Run from the source tree after a build; the VM part needs what the VM
+# suite needs (tests/vm/README.md) and takes about a minute.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+B=${BUILD:-$top/build}
+policy=${1:-/etc/selinux/mls/policy/policy.33}
+n=${2:-4000}
+for f in "$B/tests/vm/sfsquery" "$B/tests/vm/sfsgen" "$B/kernel/server/selinuxfsd"; do
+	[ -x "$f" ] || { echo "run.sh: build first ($f)" >&2; exit 1; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "== 1. the kernel (qemu TCG) and the server (host), $policy, sfsgen -n $n"
+VM_ONLY=refpolicy-mls VM_CHECKS='35-*' VM_SERVER_QUERIES=$n \
+	"$top/tests/vm/run-vm.sh" --build "$B" --source "$top" \
+	--profile "refpolicy-mls=$policy" > "$tmp/vm.log" 2>&1 || true
+grep -E '^(ok|FAIL) .*server' "$tmp/vm.log" | sed 's/^/   /' | head -20
+if ! grep -q '^# time ' "$tmp/vm.log"; then
+	echo "   no timings from the VM:"; tail -20 "$tmp/vm.log"; exit 1
+fi
+printf '   %-14s %7s %12s %12s %8s %11s %11s\n' kind n "kernel mean" \
+	"server mean" ratio "kernel max" "server max"
+grep '^# time ' "$tmp/vm.log" | while read -r _ _ kind _ kn ks kmax _ sn ss smax; do
+	[ -n "${sn:-}" ] || continue
+	awk -v k="$kind" -v kn="$kn" -v ks="$ks" -v km="$kmax" -v sn="$sn" \
+	    -v ss="$ss" -v sm="$smax" 'BEGIN {
+		km_ = ks / kn * 1e3; sm_ = ss / sn * 1e3
+		printf "   %-14s %7d %9.3f ms %9.3f ms %7.2fx %8.2f ms %8.2f ms\n",
+			k, kn, km_, sm_, km_ / sm_, km * 1e3, sm * 1e3 }'
+done
+grep '^# time all ' "$tmp/vm.log" | while read -r _ _ _ _ kn ks _ _ sn ss _; do
+	echo "   total: the kernel ${ks} s, the server ${ss} s for $kn queries"
+done
+
+echo "== 2. cached access decisions through the server: 1 and 2 clients"
+q="system_u:system_r:kernel_t:s0 system_u:object_r:etc_t:s0 6"
+yes "access	$q" | head -n 20000 > "$tmp/acc"
+cat > "$tmp/clients.sh" <<'SH'
+# clients.sh K: K sfsquery processes at once, each 20000 decisions
+t0=$(date +%s%N)
+for i in $(seq 1 "$1"); do "$SFSQUERY" -m "$SELINUXFS_MNT" "$ACC" > /dev/null & done
+wait
+echo "$1 $(( $(date +%s%N) - t0 ))"
+SH
+SFSQUERY=$B/tests/vm/sfsquery ACC=$tmp/acc SELINUXFSD=$B/kernel/server/selinuxfsd \
+	"$top/tests/lib/with-server.sh" "$policy" sh -c \
+	"for r in 1 2 3; do sh '$tmp/clients.sh' 1; sh '$tmp/clients.sh' 2; done" \
+	> "$tmp/par" 2>&1 || { cat "$tmp/par"; exit 1; }
+awk '{ k = $1; rate = k * 20000 / ($2 / 1e9); if (rate > best[k]) best[k] = rate }
+     END { printf "   1 client  %8.0f decisions/s (best of 3)\n", best[1]
+           printf "   2 clients %8.0f decisions/s (best of 3), %.2fx\n", best[2], best[2] / best[1] }' "$tmp/par"
