@@ -124,7 +124,6 @@ static int init_locked(const char *prefix)
 	cache_lock();
 	memset(cache_avc.slots, 0, sizeof(cache_avc.slots));
 	memset(cache_avc.sids, 0, sizeof(cache_avc.sids));
-	memset(&cache_avc.stats, 0, sizeof(cache_avc.stats));
 	cache_avc.freelist = NULL;
 	cache_avc.active_nodes = cache_avc.allocated_nodes = 0;
 	cache_avc.nsids = 0;
@@ -132,6 +131,7 @@ static int init_locked(const char *prefix)
 	cache_avc.latest_notif = 0;
 	cache_avc.callbacks = NULL;
 	cache_unlock();
+	cache_stats_zero();
 
 	if (!__atomic_load_n(&cache_avc.setenforce_fixed, __ATOMIC_ACQUIRE)) {
 		r = security_getenforce();
@@ -172,7 +172,7 @@ static int init_locked(const char *prefix)
 		    cache_avc.thread.func_create_thread(avc_netlink_loop);
 	}
 	comp_set_mapping_hook(mapping_reset);
-	cache_avc.running = true;
+	__atomic_store_n(&cache_avc.running, true, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -184,7 +184,7 @@ static int init(const char *prefix, const struct avc_memory_callback *mem,
 	int r;
 
 	pthread_mutex_lock(&cache_life);
-	if (cache_avc.running) {
+	if (__atomic_load_n(&cache_avc.running, __ATOMIC_ACQUIRE)) {
 		pthread_mutex_unlock(&cache_life);
 		return 0;
 	}
@@ -232,7 +232,7 @@ _public_ int avc_open(struct selinux_opt *opts, unsigned nopts)
 _public_ void avc_destroy(void)
 {
 	pthread_mutex_lock(&cache_life);
-	if (!cache_avc.running) {
+	if (!__atomic_load_n(&cache_avc.running, __ATOMIC_ACQUIRE)) {
 		pthread_mutex_unlock(&cache_life);
 		return;
 	}
@@ -251,7 +251,7 @@ _public_ void avc_destroy(void)
 	cache_unlock();
 
 	drop_lock();
-	cache_avc.running = false;
+	__atomic_store_n(&cache_avc.running, false, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&cache_life);
 }
 

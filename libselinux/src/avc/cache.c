@@ -5,12 +5,53 @@
 
 /*
  * A chained hash of CACHE_SLOTS buckets, at most CACHE_MAXNODES entries,
- * every function called with the AVC lock held.  Nodes are never freed
- * before avc_destroy(): a caller's avc_entry_ref may point at one, so a
- * flushed or reclaimed node goes to the free list with its SIDs cleared,
- * and a stale reference then fails the (ssid, tsid, tclass) check of
- * avc_has_perm instead of reading freed memory.
+ * every function called with the AVC lock held but cache_fast_lookup.
+ * Nodes are never freed before avc_destroy(): a caller's avc_entry_ref
+ * may point at one, so a flushed or reclaimed node goes to the free list
+ * with its SIDs cleared, and a stale reference then fails the (ssid,
+ * tsid, tclass) check of avc_has_perm instead of reading freed memory.
+ *
+ * Hits take no lock (internal.h: the sequence count): what a lock-free
+ * reader reads - the buckets, the chain links, an entry's key, decision
+ * and used mark - is written with relaxed atomic stores between
+ * cache_write_begin() and cache_write_end(), and read with relaxed atomic
+ * loads, so that a torn read is only ever a wrong value the sequence
+ * check throws away, never undefined behaviour.
  */
+#define LD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define ST(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
+void cache_write_begin(void)
+{
+	ST(cache_avc.seq, LD(cache_avc.seq) + 1);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+void cache_write_end(void)
+{
+	__atomic_store_n(&cache_avc.seq, LD(cache_avc.seq) + 1,
+			 __ATOMIC_RELEASE);
+}
+
+static void avd_store(struct av_decision *d, const struct av_decision *s)
+{
+	ST(d->allowed, s->allowed);
+	ST(d->decided, s->decided);
+	ST(d->auditallow, s->auditallow);
+	ST(d->auditdeny, s->auditdeny);
+	ST(d->seqno, s->seqno);
+	ST(d->flags, s->flags);
+}
+
+static void avd_load(struct av_decision *d, const struct av_decision *s)
+{
+	d->allowed = LD(s->allowed);
+	d->decided = LD(s->decided);
+	d->auditallow = LD(s->auditallow);
+	d->auditdeny = LD(s->auditdeny);
+	d->seqno = LD(s->seqno);
+	d->flags = LD(s->flags);
+}
 static unsigned slot_of(security_id_t ssid, security_id_t tsid,
 			security_class_t tclass)
 {
@@ -32,11 +73,53 @@ static struct cache_node *search(security_id_t ssid, security_id_t tsid,
 		if (n->ae.ssid == ssid && n->ae.tsid == tsid &&
 		    n->ae.tclass == tclass) {
 			*probes = k;
-			n->ae.used = 1;
+			if (!LD(n->ae.used))
+				ST(n->ae.used, 1);
 			return n;
 		}
 	}
 	return NULL;
+}
+
+int cache_fast_lookup(security_id_t ssid, security_id_t tsid,
+		      security_class_t tclass, access_vector_t requested,
+		      struct avc_entry_ref *aeref, struct av_decision *avd)
+{
+	struct avc_entry *ae = aeref->ae, *found = NULL;
+	uint32_t seq = __atomic_load_n(&cache_avc.seq, __ATOMIC_ACQUIRE);
+	unsigned k = 0;
+
+	if (seq & 1)
+		return 0;
+	if (ae && LD(ae->ssid) == ssid && LD(ae->tsid) == tsid &&
+	    LD(ae->tclass) == tclass &&
+	    (LD(ae->avd.decided) & requested) == requested)
+		found = ae;
+	if (!found) {
+		struct cache_node *n =
+		    LD(cache_avc.slots[slot_of(ssid, tsid, tclass)]);
+
+		k = 1;
+		/* A chain changing under us may be followed anywhere, even
+		 * round a loop: walk no further than the cache can hold. */
+		for (; n && k <= CACHE_MAXNODES; n = LD(n->next), k++)
+			if (LD(n->ae.ssid) == ssid && LD(n->ae.tsid) == tsid &&
+			    LD(n->ae.tclass) == tclass)
+				break;
+		if (!n || k > CACHE_MAXNODES ||
+		    (LD(n->ae.avd.decided) & requested) != requested)
+			return 0;
+		found = &n->ae;
+	}
+	avd_load(avd, &found->avd);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (LD(cache_avc.seq) != seq)
+		return 0;
+	if (!LD(found->used))
+		ST(found->used, 1);
+	aeref->ae = found;
+	cache_count_hit(k == 0, ae && k != 0, k);
+	return 1;
 }
 
 int cache_lookup(security_id_t ssid, security_id_t tsid,
@@ -45,22 +128,31 @@ int cache_lookup(security_id_t ssid, security_id_t tsid,
 {
 	unsigned probes = 0;
 	struct cache_node *n;
+	struct cache_counts c = {.cav_lookups = 1};
 
-	cache_avc.stats.cav_lookups++;
 	n = search(ssid, tsid, tclass, &probes);
 	if (n && (n->ae.avd.decided & requested) == requested) {
-		cache_avc.stats.cav_hits++;
-		cache_avc.stats.cav_probes += probes;
+		c.cav_hits = 1;
+		c.cav_probes = probes;
+		cache_count(&c);
 		aeref->ae = &n->ae;
 		return 0;
 	}
-	cache_avc.stats.cav_misses++;
+	c.cav_misses = 1;
+	cache_count(&c);
 	return -ENOENT;
 }
 
 static void clear_entry(struct avc_entry *ae)
 {
-	memset(ae, 0, sizeof(*ae));
+	static const struct av_decision none;
+
+	ST(ae->ssid, NULL);
+	ST(ae->tsid, NULL);
+	ST(ae->tclass, 0);
+	avd_store(&ae->avd, &none);
+	ae->create_sid = NULL;
+	ST(ae->used, 0);
 }
 
 /*
@@ -81,14 +173,14 @@ static void reclaim(void)
 		while (*pp) {
 			struct cache_node *n = *pp;
 
-			if (n->ae.used) {
-				n->ae.used = 0;
+			if (LD(n->ae.used)) {
+				ST(n->ae.used, 0);
 				pp = &n->next;
 				continue;
 			}
-			*pp = n->next;
+			ST(*pp, n->next);
 			clear_entry(&n->ae);
-			n->next = cache_avc.freelist;
+			ST(n->next, cache_avc.freelist);
 			cache_avc.freelist = n;
 			cache_avc.active_nodes--;
 			freed++;
@@ -115,7 +207,7 @@ static struct cache_node *claim(void)
 	if (!n)
 		return NULL;
 	cache_avc.freelist = n->next;
-	n->next = NULL;
+	ST(n->next, NULL);
 	return n;
 }
 
@@ -133,31 +225,37 @@ int cache_insert(security_id_t ssid, security_id_t tsid,
 	}
 	/* A decision for more permissions than the cached one: refresh it
 	 * in place, so that references to the entry stay good. */
+	cache_write_begin();
 	n = search(ssid, tsid, tclass, &probes);
 	if (n) {
-		n->ae.avd = *avd;
+		avd_store(&n->ae.avd, avd);
 		aeref->ae = &n->ae;
+		cache_write_end();
 		return 0;
 	}
 	n = claim();
-	if (!n)
+	if (!n) {
+		cache_write_end();
 		return -ENOMEM;
-	n->ae.ssid = ssid;
-	n->ae.tsid = tsid;
-	n->ae.tclass = tclass;
-	n->ae.avd = *avd;
+	}
+	ST(n->ae.ssid, ssid);
+	ST(n->ae.tsid, tsid);
+	ST(n->ae.tclass, tclass);
+	avd_store(&n->ae.avd, avd);
 	n->ae.create_sid = NULL;
-	n->ae.used = 1;
+	ST(n->ae.used, 1);
 	s = slot_of(ssid, tsid, tclass);
-	n->next = cache_avc.slots[s];
-	cache_avc.slots[s] = n;
+	ST(n->next, cache_avc.slots[s]);
+	ST(cache_avc.slots[s], n);
 	cache_avc.active_nodes++;
 	aeref->ae = &n->ae;
+	cache_write_end();
 	return 0;
 }
 
 void cache_flush(void)
 {
+	cache_write_begin();
 	for (unsigned i = 0; i < CACHE_SLOTS; i++) {
 		struct cache_node *n = cache_avc.slots[i];
 
@@ -165,15 +263,23 @@ void cache_flush(void)
 			struct cache_node *next = n->next;
 
 			clear_entry(&n->ae);
-			n->next = cache_avc.freelist;
+			ST(n->next, cache_avc.freelist);
 			cache_avc.freelist = n;
 			n = next;
 		}
-		cache_avc.slots[i] = NULL;
+		ST(cache_avc.slots[i], NULL);
 	}
 	cache_avc.active_nodes = 0;
 	cache_avc.lru_hint = 0;
-	memset(&cache_avc.stats, 0, sizeof(cache_avc.stats));
+	cache_write_end();
+	cache_stats_zero();
+}
+
+void cache_grant(struct avc_entry *ae, access_vector_t perms)
+{
+	cache_write_begin();
+	ST(ae->avd.allowed, LD(ae->avd.allowed) | perms);
+	cache_write_end();
 }
 
 void cache_free_nodes(void)

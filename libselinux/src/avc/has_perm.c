@@ -27,21 +27,24 @@ static int lookup_or_compute(security_id_t ssid, security_id_t tsid,
 			     struct avc_entry_ref *aeref)
 {
 	struct avc_entry *ae = aeref->ae;
+	struct cache_counts c = {.entry_lookups = 1};
 	struct av_decision fresh;
 	int r;
 
-	cache_avc.stats.entry_lookups++;
 	if (ae) {
 		if (ae->ssid == ssid && ae->tsid == tsid &&
 		    ae->tclass == tclass &&
 		    (ae->avd.decided & requested) == requested) {
-			cache_avc.stats.entry_hits++;
-			ae->used = 1;
+			c.entry_hits = 1;
+			cache_count(&c);
+			if (!__atomic_load_n(&ae->used, __ATOMIC_RELAXED))
+				__atomic_store_n(&ae->used, 1, __ATOMIC_RELAXED);
 			return 0;
 		}
-		cache_avc.stats.entry_discards++;
+		c.entry_discards = 1;
 	}
-	cache_avc.stats.entry_misses++;
+	c.entry_misses = 1;
+	cache_count(&c);
 	if (cache_lookup(ssid, tsid, tclass, requested, aeref) == 0)
 		return 0;
 
@@ -76,12 +79,27 @@ static int has_perm_noaudit(security_id_t ssid, security_id_t tsid,
 	/* The status page is how a policy load or setenforce reaches us,
 	 * unless a netlink thread or the caller's main loop handles them. */
 	if (!cache_avc.using_threads &&
-	    !__atomic_load_n(&cache_avc.app_main_loop, __ATOMIC_ACQUIRE))
+	    !__atomic_load_n(&cache_avc.app_main_loop, __ATOMIC_ACQUIRE) &&
+	    !cache_status_quiet())
 		(void)selinux_status_updated();
+
+	/* A hit: no lock.  Granted, or denied in enforcing mode for an
+	 * enforcing domain; permissive mode changes the entry, and takes the
+	 * lock below. */
+	if (__atomic_load_n(&cache_avc.running, __ATOMIC_ACQUIRE) && ssid &&
+	    tsid && requested &&
+	    cache_fast_lookup(ssid, tsid, tclass, requested, aeref, avd)) {
+		denied = requested & ~avd->allowed;
+		if (!denied)
+			return 0;
+		if (cache_get_enforcing() &&
+		    !(avd->flags & SELINUX_AVD_FLAGS_PERMISSIVE))
+			return -EACCES;
+	}
 
 	cache_lock();
 	avd_init(avd);
-	if (!cache_avc.running || !ssid || !tsid) {
+	if (!__atomic_load_n(&cache_avc.running, __ATOMIC_ACQUIRE) || !ssid || !tsid) {
 		cache_unlock();
 		return -EINVAL;
 	}
@@ -101,7 +119,7 @@ static int has_perm_noaudit(security_id_t ssid, security_id_t tsid,
 	if (!requested || denied) {
 		if (!cache_get_enforcing() ||
 		    (ae->avd.flags & SELINUX_AVD_FLAGS_PERMISSIVE))
-			ae->avd.allowed |= requested;
+			cache_grant(ae, requested);
 		else
 			r = -EACCES;
 	}
@@ -147,7 +165,7 @@ static int compute_create(security_id_t ssid, security_id_t tsid,
 	security_id_t sid;
 	int r;
 
-	if (!cache_avc.running || !ssid || !tsid)
+	if (!__atomic_load_n(&cache_avc.running, __ATOMIC_ACQUIRE) || !ssid || !tsid)
 		return -EINVAL;
 	/* The answer is kept in the triple's cache entry; make one. */
 	cache_lock();
@@ -198,7 +216,7 @@ static int compute_member(security_id_t ssid, security_id_t tsid,
 	_cleanup_free_ char *con = NULL;
 	int r;
 
-	if (!cache_avc.running || !ssid || !tsid)
+	if (!__atomic_load_n(&cache_avc.running, __ATOMIC_ACQUIRE) || !ssid || !tsid)
 		return -EINVAL;
 	if (security_compute_member_raw(ssid->ctx, tsid->ctx, tclass, &con) < 0)
 		return -errno;

@@ -23,8 +23,19 @@
  *                  chosen at init (mem, log, lock, thread, prefix).
  *   the AVC lock   (cache_lock()/cache_unlock(): the caller's lock
  *                  callbacks if avc_init got them, else a mutex of ours)
- *                  guards the SID table, the cache, its statistics,
+ *                  guards the SID table, the cache's writers,
  *                  latest_notif, the event callback list and enforcing.
+ *   seq            a sequence count (seqlock) for the cache's readers: a
+ *                  cache hit takes no lock and writes no shared memory.
+ *                  Every change of the buckets, chains or entries is made
+ *                  under the AVC lock between cache_write_begin() (seq
+ *                  becomes odd) and cache_write_end() (even again), with
+ *                  atomic stores; cache_fast_lookup() reads seq, finds
+ *                  and copies the entry with atomic loads, and keeps the
+ *                  copy only if seq was even and has not moved - else the
+ *                  caller takes the locked path.  Nodes live until
+ *                  avc_destroy(), so a reader never follows a freed one.
+ *   statistics     per thread (stats.c), summed by avc_cache_stats().
  *
  * The init-time fields are written only by avc_init and avc_destroy, which
  * the caller must not run concurrently with other AVC calls (as with any
@@ -91,12 +102,13 @@ struct cache_state {
 	unsigned allocated_nodes;
 	unsigned lru_hint;
 	uint32_t latest_notif;
-	struct avc_cache_stats stats;
+	uint32_t seq; /* see above */
 	struct cache_sid *sids[CACHE_SIDTAB_SLOTS];
 	unsigned nsids;
 	struct cache_event_cb *callbacks;
 
-	/* atomics: read without the lock by the status code */
+	/* atomics: read without the lock by the status code (and running
+	 * by the hit path) */
 	int enforcing;	       /* the AVC's mode; 1 before avc_open */
 	bool setenforce_fixed; /* AVC_OPT_SETENFORCE given */
 	bool app_main_loop;    /* avc_netlink_acquire_fd() in force */
@@ -123,7 +135,32 @@ void cache_sid_destroy(void);
 /* Fill buf with avc_sid_stats()'s message. */
 void cache_sid_stats(char *buf, size_t size);
 
+/* stats.c: count into the calling thread's counters (no lock). */
+struct cache_counts {
+	unsigned entry_lookups, entry_hits, entry_misses, entry_discards;
+	unsigned cav_lookups, cav_hits, cav_probes, cav_misses;
+};
+void cache_count(const struct cache_counts *c);
+/* The same for a hit: through the entry reference, or in the cache after
+ * probes steps (discarded: a reference was given and did not match). */
+void cache_count_hit(bool via_ref, bool discarded, unsigned probes);
+/* Zero every thread's counters (as avc_reset does). */
+void cache_stats_zero(void);
+
 /* cache.c (AVC lock held unless noted) */
+void cache_write_begin(void);
+void cache_write_end(void);
+/*
+ * No lock: the decision for the triple covering requested, from aeref or
+ * the cache, copied into *avd with aeref pointing at it, counted as the
+ * locked path counts; 1 when found, 0 when the locked path must decide
+ * (a miss, or a writer at work).
+ */
+int cache_fast_lookup(security_id_t ssid, security_id_t tsid,
+		      security_class_t tclass, access_vector_t requested,
+		      struct avc_entry_ref *aeref, struct av_decision *avd);
+/* Add perms to the entry's allowed vector (permissive mode). */
+void cache_grant(struct avc_entry *ae, access_vector_t perms);
 /*
  * The entry for the triple whose decided vector covers requested, into
  * aeref; -ENOENT on a miss.  Counts cav_* statistics.
@@ -169,6 +206,9 @@ int cache_process_policyload(uint32_t seqno);
 void cache_status_fallback_event(int type, uint32_t value);
 /* Whether the status page (not the fallback) is open. */
 bool cache_status_mapped(void);
+/* No lock: true when the mapped page shows nothing new since the last
+ * selinux_status_updated() (the common case, which needs no call). */
+bool cache_status_quiet(void);
 
 /* netlink.c */
 /* The socket's fd, or -1. */

@@ -4,7 +4,7 @@
 static int reset(int *err)
 {
 	*err = 0;
-	if (!cache_avc.running)
+	if (!__atomic_load_n(&cache_avc.running, __ATOMIC_ACQUIRE))
 		return 0;
 	cache_lock();
 	cache_flush();
@@ -19,15 +19,18 @@ int cache_reset(void)
 	return r ? -(err ? err : EINVAL) : 0;
 }
 
+/*
+ * latest_notif first, then the flush: a decision computed before the
+ * change but entered after the flush would otherwise stay cached after
+ * the callbacks returned (the established library updates it last).
+ */
 int cache_ss_reset(uint32_t seqno)
 {
-	int r = cache_reset();
-
 	cache_lock();
 	if (seqno > cache_avc.latest_notif)
 		cache_avc.latest_notif = seqno;
 	cache_unlock();
-	return r;
+	return cache_reset();
 }
 
 /*

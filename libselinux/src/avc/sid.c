@@ -10,7 +10,7 @@ static int context_to_sid_raw(const char *ctx, security_id_t *sid)
 	if (!ctx || !sid)
 		return -EINVAL;
 	/* The established library asserts that the AVC is open. */
-	if (!cache_avc.running)
+	if (!__atomic_load_n(&cache_avc.running, __ATOMIC_ACQUIRE))
 		return -EINVAL;
 	cache_lock();
 	r = cache_sid_lookup(ctx, sid);

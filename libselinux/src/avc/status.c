@@ -178,6 +178,18 @@ static int fallback_poll(void)
 	return avc_netlink_check_nb() < 0 ? -errno : 0;
 }
 
+bool cache_status_quiet(void)
+{
+	const struct status_page *fp = __atomic_load_n(&page, __ATOMIC_ACQUIRE);
+	uint32_t seq;
+
+	if (!fp || __atomic_load_n(&fallback, __ATOMIC_ACQUIRE))
+		return false;
+	seq = __atomic_load_n(&fp->sequence, __ATOMIC_ACQUIRE);
+	return !(seq & 1) &&
+	       seq == __atomic_load_n(&last_seqno, __ATOMIC_RELAXED);
+}
+
 static int status_updated(void)
 {
 	bool do_enforce, do_load;
@@ -190,15 +202,8 @@ static int status_updated(void)
 	 * library, this reads the page without guarding against a
 	 * concurrent selinux_status_close(), which a caller must not do.)
 	 */
-	const struct status_page *fp = __atomic_load_n(&page, __ATOMIC_ACQUIRE);
-
-	if (fp && !__atomic_load_n(&fallback, __ATOMIC_ACQUIRE)) {
-		uint32_t seq = __atomic_load_n(&fp->sequence, __ATOMIC_ACQUIRE);
-
-		if (!(seq & 1) &&
-		    seq == __atomic_load_n(&last_seqno, __ATOMIC_RELAXED))
-			return 0;
-	}
+	if (cache_status_quiet())
+		return 0;
 
 	if (is_fallback()) {
 		r = fallback_poll();

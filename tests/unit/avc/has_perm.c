@@ -506,7 +506,10 @@ START_TEST(test_avc_init_lock_callbacks_threads)
 	ck_assert_uint_eq(st.entry_hits + st.entry_misses,
 			  1 + NTHREADS * NCALLS);
 	ck_assert_uint_eq(st.cav_misses, 1);
-	ck_assert_int_gt(nlocks, NTHREADS * NCALLS);
+	/* the caller's lock guards the miss and the insert; the hits that
+	 * follow take no lock at all (avc/internal.h: the sequence count) */
+	ck_assert_int_gt(nlocks, 0);
+	ck_assert_int_lt(nlocks, NTHREADS * NCALLS / 2);
 	ck_assert_int_eq(max_depth, 1);
 }
 END_TEST

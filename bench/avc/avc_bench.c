@@ -1,0 +1,153 @@
+/*
+ * avc_bench: the userspace AVC's cached paths, in nanoseconds per call
+ * and calls per second with threads.  Built against the public headers,
+ * linked against the system's libselinux.so.1 and run once as is
+ * (Debian's library) and once with LD_LIBRARY_PATH set to ours, by
+ * bench/avc/run.sh, which prints the two side by side.
+ *
+ * Usage: avc_bench MNT SCON TCON CLASS PERM N
+ *   MNT is the selinuxfs (set_selinuxmnt): kernel/'s server.
+ * Prints, one a line, "NAME VALUE":
+ *   hit_ns      avc_has_perm_noaudit on one cached decision, no entry
+ *               reference (the AVC opened without lock callbacks, as a
+ *               single-threaded daemon does)
+ *   check_ns    selinux_check_access with the strings, cached
+ *   t1_per_s    calls per second of avc_has_perm_noaudit in 1 thread,
+ *   t2_per_s    and in 2 threads at once on the same decision, the AVC
+ *               opened with lock callbacks (a pthread mutex) as a
+ *               threaded program must for Debian's library
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <selinux/avc.h>
+#include <selinux/selinux.h>
+
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+static security_id_t ssid, tsid;
+static security_class_t cls;
+static access_vector_t perm;
+static long n;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void *alloc_lock(void)
+{
+	return &mu;
+}
+
+static void get_lock(void *l)
+{
+	pthread_mutex_lock(l);
+}
+
+static void release_lock(void *l)
+{
+	pthread_mutex_unlock(l);
+}
+
+static void free_lock(void *l)
+{
+	(void)l;
+}
+
+static struct avc_lock_callback locks = {alloc_lock, get_lock, release_lock,
+					 free_lock};
+
+static long errors;
+
+static void *loop(void *arg)
+{
+	struct av_decision avd;
+
+	(void)arg;
+	for (long i = 0; i < n; i++)
+		if (avc_has_perm_noaudit(ssid, tsid, cls, perm, NULL, &avd))
+			__atomic_add_fetch(&errors, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static int open_avc(int with_locks, const char *s, const char *t)
+{
+	if (avc_init("bench", NULL, NULL, NULL, with_locks ? &locks : NULL) ||
+	    avc_context_to_sid(s, &ssid) || avc_context_to_sid(t, &tsid)) {
+		perror("avc_init");
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct av_decision avd;
+	pthread_t th[2];
+	double t0, t1;
+
+	if (argc != 7) {
+		fprintf(stderr, "usage: avc_bench MNT SCON TCON CLASS PERM N\n");
+		return 2;
+	}
+	set_selinuxmnt(argv[1]);
+	n = atol(argv[6]);
+	cls = string_to_security_class(argv[4]);
+	perm = string_to_av_perm(cls, argv[5]);
+	if (!cls || !perm) {
+		fprintf(stderr, "avc_bench: no class %s or permission %s\n",
+			argv[4], argv[5]);
+		return 1;
+	}
+
+	if (open_avc(0, argv[2], argv[3]))
+		return 1;
+	if (avc_has_perm_noaudit(ssid, tsid, cls, perm, NULL, &avd)) {
+		perror("avc_bench: the decision is not granted");
+		return 1;
+	}
+	t0 = now();
+	loop(NULL);
+	t1 = now();
+	printf("hit_ns %.2f\n", (t1 - t0) * 1e9 / (double)n);
+
+	if (selinux_check_access(argv[2], argv[3], argv[4], argv[5], NULL)) {
+		perror("avc_bench: selinux_check_access");
+		return 1;
+	}
+	t0 = now();
+	for (long i = 0; i < n / 4; i++)
+		if (selinux_check_access(argv[2], argv[3], argv[4], argv[5],
+					 NULL))
+			errors++;
+	t1 = now();
+	printf("check_ns %.2f\n", (t1 - t0) * 1e9 / (double)(n / 4));
+	avc_destroy();
+
+	if (open_avc(1, argv[2], argv[3]))
+		return 1;
+	loop(NULL); /* warm */
+	t0 = now();
+	loop(NULL);
+	t1 = now();
+	printf("t1_per_s %.0f\n", (double)n / (t1 - t0));
+	t0 = now();
+	for (int i = 0; i < 2; i++)
+		pthread_create(&th[i], NULL, loop, NULL);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	t1 = now();
+	printf("t2_per_s %.0f\n", 2.0 * (double)n / (t1 - t0));
+	avc_destroy();
+	if (errors)
+		fprintf(stderr, "avc_bench: %ld calls failed\n", errors);
+	return errors ? 1 : 0;
+}
