@@ -172,6 +172,7 @@ static int init_locked(const char *prefix)
 		    cache_avc.thread.func_create_thread(avc_netlink_loop);
 	}
 	comp_set_mapping_hook(mapping_reset);
+	__atomic_add_fetch(&cache_avc.generation, 1, __ATOMIC_ACQ_REL);
 	__atomic_store_n(&cache_avc.running, true, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -237,6 +238,7 @@ _public_ void avc_destroy(void)
 		return;
 	}
 	comp_set_mapping_hook(NULL);
+	__atomic_add_fetch(&cache_avc.generation, 1, __ATOMIC_ACQ_REL);
 	if (cache_avc.netlink_thread && cache_avc.thread.func_stop_thread)
 		cache_avc.thread.func_stop_thread(cache_avc.netlink_thread);
 	cache_avc.netlink_thread = NULL;

@@ -52,15 +52,17 @@ static void avd_load(struct av_decision *d, const struct av_decision *s)
 	d->seqno = LD(s->seqno);
 	d->flags = LD(s->flags);
 }
+/* One multiply: the slot is the top bits of the product, which every
+ * bit of the key reaches (SIDs are heap pointers: their low bits are
+ * alike, their middle bits differ). */
 static unsigned slot_of(security_id_t ssid, security_id_t tsid,
 			security_class_t tclass)
 {
-	uint64_t h = ((uintptr_t)ssid >> 4) * 0x9e3779b97f4a7c15ull;
+	uint64_t k = (uintptr_t)ssid ^ ((uint64_t)(uintptr_t)tsid << 17) ^
+		     ((uint64_t)tclass << 3);
 
-	h ^= ((uintptr_t)tsid >> 4) * 0xc2b2ae3d27d4eb4full;
-	h ^= tclass;
-	h ^= h >> 29;
-	return (unsigned)h & (CACHE_SLOTS - 1);
+	return (unsigned)((k * 0x9e3779b97f4a7c15ull) >> 55) &
+	       (CACHE_SLOTS - 1);
 }
 
 static struct cache_node *search(security_id_t ssid, security_id_t tsid,

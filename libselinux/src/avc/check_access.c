@@ -32,7 +32,9 @@ static void init_once(void)
 /*
  * An unknown class or permission is allowed when the policy allows
  * unknown ones (deny_unknown 0), else EINVAL from the lookup; the
- * message has no newline, as the established library's.
+ * message has no newline, as the established library's.  The numbers the
+ * strings stand for are remembered per thread (check_memo.c), so a
+ * repeated check costs a hash of the strings and the AVC's cached hit.
  */
 _public_ int selinux_check_access(const char *scon, const char *tcon,
 				  const char *tclass, const char *perm,
@@ -40,19 +42,49 @@ _public_ int selinux_check_access(const char *scon, const char *tcon,
 {
 	security_id_t ssid, tsid;
 	security_class_t cls;
+	struct cache_names key;
 	access_vector_t av;
+	uint64_t gen;
 	int e;
 
 	pthread_once(&once, init_once);
 	if (enabled != 1)
 		return 0;
+	/* A policy load or setenforce is seen first: the reset it causes
+	 * moves the memo's generation. */
+	(void)selinux_status_updated();
+	if (scon && tcon && tclass && perm) {
+		cache_names_key(&key, scon, tcon, tclass, perm);
+		if (cache_names_find(&key, &ssid, &tsid, &cls, &av))
+			return avc_has_perm(ssid, tsid, cls, av, NULL,
+					    auditdata);
+	}
 	if (avc_context_to_sid(scon, &ssid) < 0)
 		return -1;
 	if (avc_context_to_sid(tcon, &tsid) < 0)
 		return -1;
-	(void)selinux_status_updated();
 
-	cls = string_to_security_class(tclass);
+	/*
+	 * A policy load changes class/ under a lookup (the path walked may
+	 * be the old policy's, gone), and the reset it causes flushes the
+	 * class cache, maybe between the class and the permission lookups (a
+	 * permission is found only in a class discovered by name).  So a
+	 * failed lookup looks at the status page, and when the names moved
+	 * meanwhile asks again: a name is "unknown" only to one policy.
+	 */
+	for (int tries = 0;; tries++) {
+		gen = cache_names_generation();
+		cls = string_to_security_class(tclass);
+		av = cls ? string_to_av_perm(cls, perm) : 0;
+		if (av || tries == 4)
+			break;
+		e = errno;
+		(void)selinux_status_updated();
+		if (gen == cache_names_generation()) {
+			errno = e;
+			break;
+		}
+	}
 	if (cls == 0) {
 		e = errno;
 		cache_log(SELINUX_ERROR, "Unknown class %s", tclass);
@@ -61,7 +93,6 @@ _public_ int selinux_check_access(const char *scon, const char *tcon,
 		errno = e;
 		return -1;
 	}
-	av = string_to_av_perm(cls, perm);
 	if (av == 0) {
 		e = errno;
 		cache_log(SELINUX_ERROR, "Unknown permission %s for class %s",
@@ -71,6 +102,8 @@ _public_ int selinux_check_access(const char *scon, const char *tcon,
 		errno = e;
 		return -1;
 	}
+	if (scon && tcon && tclass && perm)
+		cache_names_remember(&key, gen, ssid, tsid, cls, av);
 	return avc_has_perm(ssid, tsid, cls, av, NULL, auditdata);
 }
 

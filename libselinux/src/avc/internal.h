@@ -112,6 +112,9 @@ struct cache_state {
 	int enforcing;	       /* the AVC's mode; 1 before avc_open */
 	bool setenforce_fixed; /* AVC_OPT_SETENFORCE given */
 	bool app_main_loop;    /* avc_netlink_acquire_fd() in force */
+	/* Bumped when the AVC starts and before it is destroyed: the SIDs of
+	 * an older generation are gone (check_memo.c keys on it). */
+	uint32_t generation;
 };
 
 extern struct cache_state cache_avc;
@@ -209,6 +212,28 @@ bool cache_status_mapped(void);
 /* No lock: true when the mapped page shows nothing new since the last
  * selinux_status_updated() (the common case, which needs no call). */
 bool cache_status_quiet(void);
+
+/* check_memo.c: selinux_check_access's per-thread memo of the names it
+ * was given and the SIDs and numbers they stand for. */
+struct cache_names {
+	const char *s[4]; /* scon, tcon, class, permission */
+	size_t len[4];
+	uint64_t hash;
+};
+/* Fill k from the four strings (none NULL). */
+void cache_names_key(struct cache_names *k, const char *scon,
+		     const char *tcon, const char *tclass, const char *perm);
+/* The generations an answer computed from now on belongs to. */
+uint64_t cache_names_generation(void);
+/* true, with the numbers, when k is remembered for the current
+ * generation; no lock, no allocation. */
+bool cache_names_find(const struct cache_names *k, security_id_t *ssid,
+		      security_id_t *tsid, security_class_t *cls,
+		      access_vector_t *av);
+/* Remember k's numbers, found in generation gen (best effort). */
+void cache_names_remember(const struct cache_names *k, uint64_t gen,
+			  security_id_t ssid, security_id_t tsid,
+			  security_class_t cls, access_vector_t av);
 
 /* netlink.c */
 /* The socket's fd, or -1. */

@@ -76,7 +76,8 @@ __attribute__((destructor)) static void forget_key(void)
 	have_key = false;
 }
 
-static struct stat_block *block(void)
+/* The calling thread's block, made (or restarted at a new epoch) here. */
+static __attribute__((noinline)) struct stat_block *block_slow(void)
 {
 	struct stat_block *b = mine;
 
@@ -106,6 +107,17 @@ static struct stat_block *block(void)
 	return b;
 }
 
+static inline struct stat_block *block(void)
+{
+	struct stat_block *b = mine;
+
+	if (__builtin_expect(b && __atomic_load_n(&b->epoch, __ATOMIC_RELAXED) ==
+				      __atomic_load_n(&epoch, __ATOMIC_RELAXED),
+			     1))
+		return b;
+	return block_slow();
+}
+
 #define BUMP(b, f, n)                                                      \
 	do {                                                               \
 		if (n) {                                                   \
@@ -122,15 +134,17 @@ static struct stat_block *block(void)
 		}                                                          \
 	} while (0)
 
+/*
+ * entry_lookups and cav_lookups are not counted: every lookup is a hit or
+ * a miss, so avc_cache_stats() adds them up (two stores fewer a hit).
+ */
 void cache_count(const struct cache_counts *c)
 {
 	struct stat_block *b = block();
 
-	BUMP(b, entry_lookups, c->entry_lookups);
 	BUMP(b, entry_hits, c->entry_hits);
 	BUMP(b, entry_misses, c->entry_misses);
 	BUMP(b, entry_discards, c->entry_discards);
-	BUMP(b, cav_lookups, c->cav_lookups);
 	BUMP(b, cav_hits, c->cav_hits);
 	BUMP(b, cav_probes, c->cav_probes);
 	BUMP(b, cav_misses, c->cav_misses);
@@ -140,14 +154,12 @@ void cache_count_hit(bool via_ref, bool discarded, unsigned probes)
 {
 	struct stat_block *b = block();
 
-	BUMP(b, entry_lookups, 1u);
 	if (via_ref) {
 		BUMP(b, entry_hits, 1u);
 		return;
 	}
 	BUMP(b, entry_discards, discarded ? 1u : 0u);
 	BUMP(b, entry_misses, 1u);
-	BUMP(b, cav_lookups, 1u);
 	BUMP(b, cav_hits, 1u);
 	BUMP(b, cav_probes, probes);
 }
@@ -182,6 +194,8 @@ _public_ void avc_cache_stats(struct avc_cache_stats *stats)
 			    __atomic_load_n(field(&b->st, i), __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&stat_lock);
+	stats->entry_lookups = stats->entry_hits + stats->entry_misses;
+	stats->cav_lookups = stats->cav_hits + stats->cav_misses;
 }
 
 _public_ void avc_av_stats(void)

@@ -183,7 +183,8 @@ bool cache_status_quiet(void)
 	const struct status_page *fp = __atomic_load_n(&page, __ATOMIC_ACQUIRE);
 	uint32_t seq;
 
-	if (!fp || __atomic_load_n(&fallback, __ATOMIC_ACQUIRE))
+	/* page and fallback are never both set: no page, no quiet. */
+	if (!fp)
 		return false;
 	seq = __atomic_load_n(&fp->sequence, __ATOMIC_ACQUIRE);
 	return !(seq & 1) &&

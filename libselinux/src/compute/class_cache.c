@@ -29,6 +29,19 @@ struct class_node {
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct class_node *cache;
 
+/* comp_names_generation(): atomic, moved by comp_names_changed(). */
+static uint32_t names_gen;
+
+uint32_t comp_names_generation(void)
+{
+	return __atomic_load_n(&names_gen, __ATOMIC_ACQUIRE);
+}
+
+void comp_names_changed(void)
+{
+	__atomic_add_fetch(&names_gen, 1, __ATOMIC_ACQ_REL);
+}
+
 static void node_free(struct class_node *n)
 {
 	if (!n)
@@ -247,6 +260,7 @@ _public_ void selinux_flush_class_cache(void)
 	pthread_mutex_lock(&cache_lock);
 	n = cache;
 	cache = NULL;
+	comp_names_changed();
 	pthread_mutex_unlock(&cache_lock);
 	while (n) {
 		struct class_node *next = n->next;

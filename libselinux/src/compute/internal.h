@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include <selinux/selinux.h>
@@ -98,6 +99,12 @@ int comp_class_value(const char *name);
 int comp_class_name(security_class_t kclass, const char **out);
 int comp_perm_name(security_class_t kclass, access_vector_t kperm,
 		   const char **out);
+/*
+ * A count that moves whenever a name's number may have changed: the
+ * class cache flushed, a mapping installed or removed.  No lock.
+ */
+uint32_t comp_names_generation(void);
+void comp_names_changed(void);
 /* The kernel bit of permission name of kernel class kclass, or -EINVAL. */
 int comp_perm_value(security_class_t kclass, const char *name,
 		    access_vector_t *out);

@@ -101,6 +101,7 @@ static int set_mapping(const struct security_class_mapping *map)
 	classes = NULL;
 	nclasses = 0;
 	reset = hook;
+	comp_names_changed();
 	pthread_rwlock_unlock(&map_lock);
 	if (reset && reset() < 0)
 		return errno ? -errno : -EINVAL;
@@ -127,6 +128,7 @@ static int set_mapping(const struct security_class_mapping *map)
 	free(classes);
 	classes = TAKE_PTR(table);
 	nclasses = n + 1;
+	comp_names_changed();
 	pthread_rwlock_unlock(&map_lock);
 	return 0;
 }

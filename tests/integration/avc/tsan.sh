@@ -18,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 	-I"$src/include" -I"$src/libselinux/src" -I"$build/libselinux" \
 	"$src/tests/integration/avc/avc_stress.c" \
 	"$src"/libselinux/src/*/*.c \
-	-lpcre2-8 -ldl -o "$tmp/avc_stress"
+	-lpcre2-8 -laudit -ldl -o "$tmp/avc_stress"
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
 	SELINUXFSD=${SELINUXFSD:-$build/kernel/server/selinuxfsd} \
 	"$src/tests/lib/with-server.sh" -e 1 "$policy" sh -c \

@@ -70,6 +70,107 @@ START_TEST(test_selinux_check_access_disabled)
 }
 END_TEST
 
+/*
+ * The numbers of the strings are remembered per thread: the tests below
+ * change what a name stands for and check that the next call sees it.
+ */
+START_TEST(test_selinux_check_access_strings_told_apart)
+{
+	avx_answer("access", "7 ffffffff 0 ffffffff 1 0");
+	ck_assert_int_eq(
+	    selinux_check_access("a:b:c", "d:e:f", "file", "read", NULL), 0);
+	/* same lengths, one byte apart: a question of its own */
+	avx_answer("access", "0 ffffffff 0 ffffffff 1 0");
+	errno = 0;
+	ck_assert_int_eq(
+	    selinux_check_access("a:b:d", "d:e:f", "file", "read", NULL), -1);
+	ck_assert_int_eq(errno, EACCES);
+	ck_assert_str_eq(avx_log, "avc:  denied  { read } for  scontext=a:b:d "
+				  "tcontext=d:e:f tclass=file permissive=0\n");
+	/* the first is still granted, from the cache (nothing queued) */
+	ck_assert_int_eq(
+	    selinux_check_access("a:b:c", "d:e:f", "file", "read", NULL), 0);
+	/* the strings split differently: "file" "read" is not "fil" "eread" */
+	errno = 0;
+	ck_assert_int_eq(
+	    selinux_check_access("a:b:c", "d:e:f", "fil", "eread", NULL), -1);
+	ck_assert_int_eq(errno, EINVAL);
+}
+END_TEST
+
+START_TEST(test_selinux_check_access_renumbered_by_policy_load)
+{
+	avx_answer("access", "7 ffffffff 0 ffffffff 1 0");
+	ck_assert_int_eq(
+	    selinux_check_access("a:b:c", "d:e:f", "file", "read", NULL), 0);
+	/* a new policy: file is class 7 now, 6 is dir */
+	fx_writes("selinuxfs/class/file/index", "7");
+	fx_writes("selinuxfs/class/dir/index", "6");
+	fx_writes("selinuxfs/class/dir/perms/read", "1");
+	avx_status(4, 1, 2, 1);
+	avx_answer("access", "0 ffffffff 0 ffffffff 2 0");
+	errno = 0;
+	ck_assert_int_eq(
+	    selinux_check_access("a:b:c", "d:e:f", "file", "read", NULL), -1);
+	ck_assert_int_eq(errno, EACCES);
+	/* tclass=dir would be the old number */
+	ck_assert_str_eq(avx_log, "avc:  op=load_policy lsm=selinux seqno=2 "
+				  "res=1"
+				  "avc:  denied  { read } for  scontext=a:b:c "
+				  "tcontext=d:e:f tclass=file permissive=0\n");
+}
+END_TEST
+
+START_TEST(test_selinux_check_access_renumbered_by_mapping)
+{
+	struct security_class_mapping map[] = {
+	    {"file", {"write", "read", NULL}},
+	    {NULL, {NULL}},
+	};
+
+	avx_answer("access", "7 ffffffff 0 ffffffff 1 0");
+	ck_assert_int_eq(
+	    selinux_check_access("a:b:c", "d:e:f", "file", "write", NULL), 0);
+	ck_assert_int_eq(selinux_set_mapping(map), 0);
+	/* mapped: file is 1, write 0x1; the kernel's answer denies write */
+	avx_answer("access", "1 ffffffff 0 ffffffff 1 0");
+	errno = 0;
+	ck_assert_int_eq(
+	    selinux_check_access("a:b:c", "d:e:f", "file", "write", NULL), -1);
+	ck_assert_int_eq(errno, EACCES);
+	ck_assert_str_eq(avx_log, "avc:  denied  { write } for  scontext=a:b:c "
+				  "tcontext=d:e:f tclass=file permissive=0\n");
+}
+END_TEST
+
+START_TEST(test_selinux_check_access_after_avc_destroy)
+{
+	avx_answer("access", "7 ffffffff 0 ffffffff 1 0");
+	ck_assert_int_eq(
+	    selinux_check_access("a:b:c", "d:e:f", "file", "read", NULL), 0);
+	/* the SIDs remembered died with the AVC: a clear error, no use of
+	 * freed memory (the ASan build would see it) */
+	avc_destroy();
+	errno = 0;
+	ck_assert_int_eq(
+	    selinux_check_access("a:b:c", "d:e:f", "file", "read", NULL), -1);
+	ck_assert_int_eq(errno, EINVAL);
+}
+END_TEST
+
+START_TEST(test_selinux_check_access_null_arguments)
+{
+	errno = 0;
+	ck_assert_int_eq(
+	    selinux_check_access(NULL, "d:e:f", "file", "read", NULL), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	errno = 0;
+	ck_assert_int_eq(
+	    selinux_check_access("a:b:c", NULL, "file", "read", NULL), -1);
+	ck_assert_int_eq(errno, EINVAL);
+}
+END_TEST
+
 START_TEST(test_selinux_check_passwd_access_no_prev_enforcing)
 {
 	/* this host has no /proc/self/attr/prev to read: a denial */
@@ -112,6 +213,11 @@ int main(void)
 	tcase_add_test(tc, test_selinux_check_access_unknown_class_denied);
 	tcase_add_test(tc, test_selinux_check_access_unknown_perm_allowed);
 	tcase_add_test(tc, test_selinux_check_access_disabled);
+	tcase_add_test(tc, test_selinux_check_access_strings_told_apart);
+	tcase_add_test(tc, test_selinux_check_access_renumbered_by_policy_load);
+	tcase_add_test(tc, test_selinux_check_access_renumbered_by_mapping);
+	tcase_add_test(tc, test_selinux_check_access_after_avc_destroy);
+	tcase_add_test(tc, test_selinux_check_access_null_arguments);
 
 	tc = avx_tcase(s, "selinux_check_passwd_access", setup, teardown);
 	tcase_add_test(tc, test_selinux_check_passwd_access_no_prev_enforcing);

@@ -1,0 +1,203 @@
+/* avc/check_memo.c: selinux_check_access's memo of names to numbers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/*
+ * selinux_check_access() is given four strings.  Turning them into two
+ * SIDs, a class and a permission costs two translations (mcstrans), two
+ * SID table lookups under the AVC lock and two class table lookups under
+ * their locks, several times the cached decision itself.  Each thread
+ * remembers the answers for the strings it asked last, in a direct-mapped
+ * table of its own: a hit hashes the strings once, compares them with
+ * the remembered copy and takes no lock and allocates nothing.
+ *
+ * An answer is valid while two generations stand still: the AVC's (SIDs
+ * die with avc_destroy) and the names' (class numbers change when the
+ * class cache is flushed - every policy load, through check_access.c's
+ * reset callback - or a mapping is installed).  The generation is read
+ * before the answer is computed, so a change during the computation
+ * leaves the entry already stale.  Translations (mcstrans) are taken as
+ * fixed, as the translation cache of core/setrans.c takes them.
+ *
+ * Guarded by being per thread (__thread); freed at thread exit by the
+ * key's destructor.
+ */
+#define MEMO_SLOTS 64
+
+struct memo_entry {
+	uint64_t hash;
+	uint64_t gen; /* 0: empty */
+	size_t len[4];
+	char *key; /* the four strings back to back, each with its NUL */
+	security_id_t ssid, tsid;
+	security_class_t cls;
+	access_vector_t av;
+};
+
+struct memo {
+	struct memo_entry e[MEMO_SLOTS];
+};
+
+static __thread struct memo *mine;
+static pthread_key_t memo_key;
+static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
+static bool have_key;
+
+static void memo_free(void *p)
+{
+	struct memo *m = p;
+
+	for (size_t i = 0; i < MEMO_SLOTS; i++)
+		free(m->e[i].key);
+	free(m);
+}
+
+static void make_key(void)
+{
+	have_key = pthread_key_create(&memo_key, memo_free) == 0;
+}
+
+/* A library unloaded (dlclose) must not leave its destructor to threads
+ * that outlive it. */
+__attribute__((destructor)) static void forget_key(void)
+{
+	if (have_key)
+		pthread_key_delete(memo_key);
+	have_key = false;
+}
+
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 29);
+}
+
+/* Eight bytes at a time; the tail zero-padded, the length mixed in so
+ * that "ab" + "c" and "a" + "bc" differ. */
+static uint64_t hash_str(uint64_t h, const char *s, size_t len)
+{
+	uint64_t w;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = mix(h, w);
+	}
+	w = len;
+	memcpy(&w, s, len); /* the tail, over the low bytes */
+	return mix(h, w ^ ((uint64_t)len << 56));
+}
+
+void cache_names_key(struct cache_names *k, const char *scon,
+		     const char *tcon, const char *tclass, const char *perm)
+{
+	uint64_t h = 0x243f6a8885a308d3ull;
+
+	k->s[0] = scon;
+	k->s[1] = tcon;
+	k->s[2] = tclass;
+	k->s[3] = perm;
+	for (int i = 0; i < 4; i++) {
+		k->len[i] = strlen(k->s[i]);
+		h = hash_str(h, k->s[i], k->len[i]);
+	}
+	k->hash = h;
+}
+
+uint64_t cache_names_generation(void)
+{
+	uint64_t a = __atomic_load_n(&cache_avc.generation, __ATOMIC_ACQUIRE);
+
+	/* Never 0, which marks an empty entry. */
+	return (a << 32 | comp_names_generation()) + 1;
+}
+
+static struct memo_entry *slot(const struct cache_names *k)
+{
+	return &mine->e[(k->hash >> 32) & (MEMO_SLOTS - 1)];
+}
+
+static bool same(const struct memo_entry *e, const struct cache_names *k)
+{
+	const char *p = e->key;
+
+	if (e->hash != k->hash)
+		return false;
+	for (int i = 0; i < 4; i++) {
+		if (e->len[i] != k->len[i] || memcmp(p, k->s[i], k->len[i]))
+			return false;
+		p += k->len[i] + 1;
+	}
+	return true;
+}
+
+bool cache_names_find(const struct cache_names *k, security_id_t *ssid,
+		      security_id_t *tsid, security_class_t *cls,
+		      access_vector_t *av)
+{
+	const struct memo_entry *e;
+
+	if (!mine)
+		return false;
+	e = slot(k);
+	if (!e->gen || e->gen != cache_names_generation() || !same(e, k))
+		return false;
+	*ssid = e->ssid;
+	*tsid = e->tsid;
+	*cls = e->cls;
+	*av = e->av;
+	return true;
+}
+
+static struct memo *memo_get(void)
+{
+	struct memo *m = mine;
+
+	if (m)
+		return m;
+	pthread_once(&memo_once, make_key);
+	if (!have_key)
+		return NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	if (pthread_setspecific(memo_key, m)) {
+		free(m);
+		return NULL;
+	}
+	mine = m;
+	return m;
+}
+
+void cache_names_remember(const struct cache_names *k, uint64_t gen,
+			  security_id_t ssid, security_id_t tsid,
+			  security_class_t cls, access_vector_t av)
+{
+	size_t total = 0;
+	struct memo_entry *e;
+	char *key, *p;
+
+	if (!memo_get())
+		return;
+	for (int i = 0; i < 4; i++)
+		total += k->len[i] + 1;
+	key = malloc(total);
+	if (!key)
+		return;
+	p = key;
+	for (int i = 0; i < 4; i++) {
+		memcpy(p, k->s[i], k->len[i] + 1);
+		p += k->len[i] + 1;
+	}
+	e = slot(k);
+	free(e->key);
+	e->key = key;
+	e->hash = k->hash;
+	e->gen = gen;
+	memcpy(e->len, k->len, sizeof(e->len));
+	e->ssid = ssid;
+	e->tsid = tsid;
+	e->cls = cls;
+	e->av = av;
+}
