@@ -74,8 +74,30 @@ static uint64_t mix(uint64_t h, uint64_t w)
 	return h ^ (h >> 29);
 }
 
-/* Eight bytes at a time; the tail zero-padded, the length mixed in so
- * that "ab" + "c" and "a" + "bc" differ. */
+/*
+ * The last len (< 8) bytes as one word, from loads only: copying them
+ * byte by byte into a word on the stack and reading it back stalls the
+ * store forwarding, and cost more than the rest of the hash.  Two
+ * overlapping 4-byte loads cover 4-7 bytes; three single bytes, 1-3.
+ */
+static uint64_t tail(const char *s, size_t len)
+{
+	uint32_t a, b;
+
+	if (len >= 4) {
+		memcpy(&a, s, 4);
+		memcpy(&b, s + len - 4, 4);
+		return (uint64_t)a << 32 | b;
+	}
+	if (!len)
+		return 0;
+	return (uint64_t)(unsigned char)s[0] << 16 |
+	       (uint64_t)(unsigned char)s[len / 2] << 8 |
+	       (unsigned char)s[len - 1];
+}
+
+/* Eight bytes at a time; the length mixed in with the tail, so that "ab"
+ * + "c" and "a" + "bc" differ. */
 static uint64_t hash_str(uint64_t h, const char *s, size_t len)
 {
 	uint64_t w;
@@ -84,9 +106,7 @@ static uint64_t hash_str(uint64_t h, const char *s, size_t len)
 		memcpy(&w, s, 8);
 		h = mix(h, w);
 	}
-	w = len;
-	memcpy(&w, s, len); /* the tail, over the low bytes */
-	return mix(h, w ^ ((uint64_t)len << 56));
+	return mix(h, tail(s, len) ^ ((uint64_t)len << 56));
 }
 
 void cache_names_key(struct cache_names *k, const char *scon,
