@@ -1,14 +1,22 @@
 #!/usr/bin/env python3
 """Compare the dynamic symbols of our libselinux.so.1 with the reference ABI.
 
-Every exported symbol must be in the reference list, in its node; nothing
-else may be exported (extensions of ours would carry a node not named
-LIBSELINUX_*).  Prints how many of the 243 symbols of a 64-bit build exist.
+Every exported symbol must be in the reference list, in its node, or be one
+of our extensions listed in EXTENSIONS, in its own node (never a
+LIBSELINUX_* one); nothing else may be exported, and no other version node
+may exist.  Prints how many of the 243 symbols of a 64-bit build exist.
 """
 import subprocess
 import sys
 
 lib, abi = sys.argv[1], sys.argv[2]
+
+# Our extensions, each in a version node of its own: name -> node.
+EXTENSIONS = {
+    # include/selinux/avc_audit.h
+    "selinux_avc_audit_open": "SELINUX_AUDIT_1.0",
+    "selinux_avc_audit_close": "SELINUX_AUDIT_1.0",
+}
 
 ref = {}
 for line in open(abi):
@@ -41,11 +49,21 @@ for line in out.splitlines():
 
 errors = []
 for name, node in sorted(exported.items()):
-    if name not in ref:
-        if node.startswith("LIBSELINUX_"):
-            errors.append(f"exported but not in the reference ABI: {name}@{node}")
+    if name in EXTENSIONS:
+        if node != EXTENSIONS[name]:
+            errors.append(f"extension {name}: exported in {node}, "
+                          f"expected {EXTENSIONS[name]}")
+    elif name not in ref:
+        errors.append(f"exported but neither in the reference ABI nor an "
+                      f"extension: {name}@{node}")
     elif ref[name] != node:
         errors.append(f"{name}: exported in {node}, reference has {ref[name]}")
+for name, node in sorted(EXTENSIONS.items()):
+    if name not in exported:
+        errors.append(f"extension missing: {name}@{node}")
+ext_nodes = set(EXTENSIONS.values())
+for n in sorted(nodes - set(ref.values()) - ext_nodes):
+    errors.append(f"version node neither in the reference nor an extension: {n}")
 
 want_nodes = sorted(set(ref.values()), key=lambda v: [int(x) for x in v.split("_")[1].split(".")])
 for n in want_nodes:
@@ -63,6 +81,10 @@ for node in want_nodes:
 if "-v" in sys.argv:
     for n in missing:
         print(f"  missing: {n}@{ref64[n]}")
+for node in sorted(ext_nodes):
+    names = sorted(n for n, v in EXTENSIONS.items() if v == node)
+    got = [n for n in names if n in exported]
+    print(f"  {node:16s} {len(got):3d} / {len(names):3d}  (extension)")
 for e in errors:
     print("FAIL:", e)
 sys.exit(1 if errors else 0)

@@ -114,6 +114,7 @@ _public_ void avc_audit(security_id_t ssid, security_id_t tsid,
 	if (denied)
 		append(&m, " permissive=%u", result ? 0 : 1);
 	append(&m, "\n");
-	cache_log(SELINUX_AVC, "%s", m.buf);
+	if (!cache_audit_send(m.buf))
+		cache_log(SELINUX_AVC, "%s", m.buf);
 	errno = saved;
 }

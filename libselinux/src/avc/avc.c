@@ -232,6 +232,9 @@ _public_ int avc_open(struct selinux_opt *opts, unsigned nopts)
 
 _public_ void avc_destroy(void)
 {
+	/* The audit extension's socket goes with the AVC's other resources
+	 * (selinux/avc_audit.h), even when it was opened before the AVC. */
+	cache_audit_close();
 	pthread_mutex_lock(&cache_life);
 	if (!__atomic_load_n(&cache_avc.running, __ATOMIC_ACQUIRE)) {
 		pthread_mutex_unlock(&cache_life);

@@ -239,4 +239,14 @@ void cache_names_remember(const struct cache_names *k, uint64_t gen,
 /* The socket's fd, or -1. */
 int cache_netlink_fd(void);
 
+/* audit_ext.c: the USER_AVC extension (selinux/avc_audit.h). */
+/*
+ * Send avc_audit()'s message as a USER_AVC record: true when sent; false
+ * when the extension is off or audit refused it (the caller logs it
+ * then).  No lock taken when off; errno left alone.
+ */
+bool cache_audit_send(const char *msg);
+/* Close the audit socket (selinux_avc_audit_close, avc_destroy). */
+void cache_audit_close(void);
+
 #endif

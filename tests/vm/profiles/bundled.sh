@@ -113,3 +113,6 @@ $U|$SH|file|read,getattr|12|0|0|fffbffed
 "
 # checks/60-compute.sh: a permission the policy denies (avc_has_perm)
 AVC_DENIED="$S|$ETC|file|write"
+# checks/62-avc-audit.sh: a permission the policy denies and audits (no
+# dontaudit rule: AVC_DENIED's are silent)
+AVC_AUDITED="$U|system_u:object_r:security_t|security|setenforce"

@@ -59,3 +59,6 @@ context-no-level|context|system_u:object_r:etc_t|!write:EINVAL
 "
 # checks/60-compute.sh: a permission the policy denies (avc_has_perm)
 AVC_DENIED="user_u:user_r:user_t:s0|system_u:object_r:shadow_t:s0|file|read"
+# checks/62-avc-audit.sh: a permission the policy denies and audits (no
+# dontaudit rule: AVC_DENIED's are silent)
+AVC_AUDITED="user_u:user_r:user_t:s0|system_u:object_r:security_t:s0|security|setenforce"

@@ -156,3 +156,6 @@ security_compute_user = 0
   staff_u:system_r:other_t"
 # checks/60-compute.sh: a permission the policy denies (avc_has_perm)
 AVC_DENIED="$P|$ETC|file|write"
+# checks/62-avc-audit.sh: a permission the policy denies and audits (no
+# dontaudit rule: AVC_DENIED's are silent)
+AVC_AUDITED="$P|$SEC|security|setenforce"
