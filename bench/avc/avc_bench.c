@@ -11,7 +11,10 @@
  *   hit_ns      avc_has_perm_noaudit on one cached decision, no entry
  *               reference (the AVC opened without lock callbacks, as a
  *               single-threaded daemon does)
- *   check_ns    selinux_check_access with the strings, cached
+ *   check_ns    selinux_check_access with the strings, cached, the same
+ *               buffers every call (a daemon's stored contexts, literals)
+ *   check_copies_ns  the same strings in one of 256 copies in turn (a
+ *               caller that builds its strings anew: Python, say)
  *   t1_per_s    calls per second of avc_has_perm_noaudit in 1 thread,
  *   t2_per_s    and in 2 threads at once on the same decision, the AVC
  *               opened with lock callbacks (a pthread mutex) as a
@@ -130,6 +133,24 @@ int main(int argc, char **argv)
 			errors++;
 	t1 = now();
 	printf("check_ns %.2f\n", (t1 - t0) * 1e9 / (double)(n / 4));
+	{
+		static char copies[256][4][256];
+
+		for (int i = 0; i < 256; i++)
+			for (int j = 0; j < 4; j++)
+				snprintf(copies[i][j], sizeof(copies[i][j]),
+					 "%s", argv[2 + j]);
+		t0 = now();
+		for (long i = 0; i < n / 4; i++) {
+			char(*c)[256] = copies[i & 255];
+
+			if (selinux_check_access(c[0], c[1], c[2], c[3], NULL))
+				errors++;
+		}
+		t1 = now();
+		printf("check_copies_ns %.2f\n",
+		       (t1 - t0) * 1e9 / (double)(n / 4));
+	}
 	avc_destroy();
 
 	if (open_avc(1, argv[2], argv[3]))

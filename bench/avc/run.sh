@@ -5,7 +5,8 @@
 #   bench/avc/run.sh [POLICY [N]]
 #
 # hit_ns: avc_has_perm_noaudit on a cached decision (no entry reference);
-# check_ns: selinux_check_access with strings, cached; t1/t2: calls per
+# check_ns: selinux_check_access with strings, cached (the same buffers
+# each call; check_copies_ns: copies of them in turn); t1/t2: calls per
 # second in one thread and in two at once on that decision, the AVC
 # opened with lock callbacks (Debian's library needs them to be
 # thread-safe; ours takes them and does not need them on a hit).
@@ -27,17 +28,17 @@ run() { # env...
 }
 deb=$(run env)
 ours=$(run env LD_LIBRARY_PATH="$B/libselinux")
-printf '%-12s %14s %14s %9s\n' "" "Debian 3.4" "ours" "Debian/ours"
-for k in hit_ns check_ns; do
+printf '%-16s %14s %14s %9s\n' "" "Debian 3.4" "ours" "Debian/ours"
+for k in hit_ns check_ns check_copies_ns; do
 	d=$(echo "$deb" | awk -v k=$k '$1==k{print $2}')
 	o=$(echo "$ours" | awk -v k=$k '$1==k{print $2}')
-	printf '%-12s %11s ns %11s ns %8.2fx\n' "$k" "$d" "$o" \
+	printf '%-16s %11s ns %11s ns %8.2fx\n' "$k" "$d" "$o" \
 		"$(echo "$d $o" | awk '{print $1/$2}')"
 done
 for k in t1_per_s t2_per_s; do
 	d=$(echo "$deb" | awk -v k=$k '$1==k{print $2}')
 	o=$(echo "$ours" | awk -v k=$k '$1==k{print $2}')
-	printf '%-12s %12s/s %12s/s %8.2fx\n' "$k" "$d" "$o" \
+	printf '%-16s %12s/s %12s/s %8.2fx\n' "$k" "$d" "$o" \
 		"$(echo "$o $d" | awk '{print $1/$2}')"
 done
 d1=$(echo "$deb" | awk '$1=="t1_per_s"{print $2}')

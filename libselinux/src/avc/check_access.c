@@ -54,6 +54,10 @@ _public_ int selinux_check_access(const char *scon, const char *tcon,
 	 * moves the memo's generation. */
 	(void)selinux_status_updated();
 	if (scon && tcon && tclass && perm) {
+		if (cache_names_find_fast(scon, tcon, tclass, perm, &ssid,
+					  &tsid, &cls, &av))
+			return avc_has_perm(ssid, tsid, cls, av, NULL,
+					    auditdata);
 		cache_names_key(&key, scon, tcon, tclass, perm);
 		if (cache_names_find(&key, &ssid, &tsid, &cls, &av))
 			return avc_has_perm(ssid, tsid, cls, av, NULL,

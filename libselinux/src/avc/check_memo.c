@@ -36,8 +36,22 @@ struct memo_entry {
 	access_vector_t av;
 };
 
+/*
+ * Most callers pass the same buffers every time (literals, a daemon's
+ * copy of a peer's context).  A second table, keyed by the four pointers,
+ * names the entry they led to last: a hit there costs four strcmp()s
+ * against the entry's copy, neither strlen() nor hash.  The pointers only
+ * choose where to look; the strings are always compared, so a buffer
+ * reused for other contents is never mistaken.
+ */
+struct memo_ptr {
+	const char *p[4];
+	uint8_t entry; /* index in e[]; valid when e[entry] matches */
+};
+
 struct memo {
 	struct memo_entry e[MEMO_SLOTS];
+	struct memo_ptr ptr[MEMO_SLOTS];
 };
 
 static __thread struct memo *mine;
@@ -152,6 +166,63 @@ static bool same(const struct memo_entry *e, const struct cache_names *k)
 	return true;
 }
 
+static unsigned ptr_slot(const char *const p[4])
+{
+	uint64_t h = (uintptr_t)p[0] ^ ((uint64_t)(uintptr_t)p[1] << 13) ^
+		     ((uint64_t)(uintptr_t)p[2] << 26) ^
+		     ((uint64_t)(uintptr_t)p[3] << 39);
+
+	return (unsigned)((h * 0x9e3779b97f4a7c15ull) >> 58) & (MEMO_SLOTS - 1);
+}
+
+static void answer(const struct memo_entry *e, security_id_t *ssid,
+		   security_id_t *tsid, security_class_t *cls,
+		   access_vector_t *av)
+{
+	*ssid = e->ssid;
+	*tsid = e->tsid;
+	*cls = e->cls;
+	*av = e->av;
+}
+
+bool cache_names_find_fast(const char *scon, const char *tcon,
+			   const char *tclass, const char *perm,
+			   security_id_t *ssid, security_id_t *tsid,
+			   security_class_t *cls, access_vector_t *av)
+{
+	const char *const p[4] = {scon, tcon, tclass, perm};
+	const struct memo_ptr *q;
+	const struct memo_entry *e;
+	const char *k;
+
+	if (!mine)
+		return false;
+	q = &mine->ptr[ptr_slot(p)];
+	if (q->p[0] != scon || q->p[1] != tcon || q->p[2] != tclass ||
+	    q->p[3] != perm)
+		return false;
+	e = &mine->e[q->entry];
+	if (!e->gen || e->gen != cache_names_generation())
+		return false;
+	k = e->key;
+	for (int i = 0; i < 4; i++) {
+		if (strcmp(k, p[i]))
+			return false;
+		k += e->len[i] + 1;
+	}
+	answer(e, ssid, tsid, cls, av);
+	return true;
+}
+
+/* The pointers of k now lead to entry e. */
+static void point(const struct cache_names *k, const struct memo_entry *e)
+{
+	struct memo_ptr *q = &mine->ptr[ptr_slot(k->s)];
+
+	memcpy(q->p, k->s, sizeof(q->p));
+	q->entry = (uint8_t)(e - mine->e);
+}
+
 bool cache_names_find(const struct cache_names *k, security_id_t *ssid,
 		      security_id_t *tsid, security_class_t *cls,
 		      access_vector_t *av)
@@ -163,10 +234,8 @@ bool cache_names_find(const struct cache_names *k, security_id_t *ssid,
 	e = slot(k);
 	if (!e->gen || e->gen != cache_names_generation() || !same(e, k))
 		return false;
-	*ssid = e->ssid;
-	*tsid = e->tsid;
-	*cls = e->cls;
-	*av = e->av;
+	point(k, e);
+	answer(e, ssid, tsid, cls, av);
 	return true;
 }
 
@@ -220,4 +289,5 @@ void cache_names_remember(const struct cache_names *k, uint64_t gen,
 	e->tsid = tsid;
 	e->cls = cls;
 	e->av = av;
+	point(k, e);
 }

@@ -230,6 +230,12 @@ uint64_t cache_names_generation(void);
 bool cache_names_find(const struct cache_names *k, security_id_t *ssid,
 		      security_id_t *tsid, security_class_t *cls,
 		      access_vector_t *av);
+/* The same, when these very buffers were asked last (no hash); none
+ * NULL. */
+bool cache_names_find_fast(const char *scon, const char *tcon,
+			   const char *tclass, const char *perm,
+			   security_id_t *ssid, security_id_t *tsid,
+			   security_class_t *cls, access_vector_t *av);
 /* Remember k's numbers, found in generation gen (best effort). */
 void cache_names_remember(const struct cache_names *k, uint64_t gen,
 			  security_id_t ssid, security_id_t tsid,

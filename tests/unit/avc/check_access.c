@@ -98,6 +98,38 @@ START_TEST(test_selinux_check_access_strings_told_apart)
 }
 END_TEST
 
+START_TEST(test_selinux_check_access_buffer_reused)
+{
+	char scon[16], perm[16];
+
+	strcpy(scon, "a:b:c");
+	strcpy(perm, "read");
+	avx_answer("access", "1 ffffffff 0 ffffffff 1 0");
+	ck_assert_int_eq(
+	    selinux_check_access(scon, "d:e:f", "file", perm, NULL), 0);
+	ck_assert_int_eq(
+	    selinux_check_access(scon, "d:e:f", "file", perm, NULL), 0);
+	/* the same buffers with other contents: other questions */
+	strcpy(perm, "write");
+	errno = 0;
+	ck_assert_int_eq(
+	    selinux_check_access(scon, "d:e:f", "file", perm, NULL), -1);
+	ck_assert_int_eq(errno, EACCES);
+	strcpy(perm, "read");
+	strcpy(scon, "a:b:x");
+	avx_answer("access", "0 ffffffff 0 ffffffff 1 0");
+	errno = 0;
+	ck_assert_int_eq(
+	    selinux_check_access(scon, "d:e:f", "file", perm, NULL), -1);
+	ck_assert_int_eq(errno, EACCES);
+	ck_assert_str_eq(avx_log,
+			 "avc:  denied  { write } for  scontext=a:b:c "
+			 "tcontext=d:e:f tclass=file permissive=0\n"
+			 "avc:  denied  { read } for  scontext=a:b:x "
+			 "tcontext=d:e:f tclass=file permissive=0\n");
+}
+END_TEST
+
 START_TEST(test_selinux_check_access_renumbered_by_policy_load)
 {
 	avx_answer("access", "7 ffffffff 0 ffffffff 1 0");
@@ -214,6 +246,7 @@ int main(void)
 	tcase_add_test(tc, test_selinux_check_access_unknown_perm_allowed);
 	tcase_add_test(tc, test_selinux_check_access_disabled);
 	tcase_add_test(tc, test_selinux_check_access_strings_told_apart);
+	tcase_add_test(tc, test_selinux_check_access_buffer_reused);
 	tcase_add_test(tc, test_selinux_check_access_renumbered_by_policy_load);
 	tcase_add_test(tc, test_selinux_check_access_renumbered_by_mapping);
 	tcase_add_test(tc, test_selinux_check_access_after_avc_destroy);
