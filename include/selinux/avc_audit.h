@@ -37,11 +37,14 @@ extern "C" {
  * SELINUX_CB_LOG); the other message types (SELINUX_ERROR, SELINUX_INFO,
  * SELINUX_WARNING ...) still do.
  *
+ * The library does not link libaudit: the first call loads libaudit.so.1
+ * (dlopen), so programs that never call it do not load it.
+ *
  * Returns 1 when the audit socket is open (or already was: a second call
  * changes nothing).  Returns 0, with errno EPROTONOSUPPORT, EINVAL or
  * EAFNOSUPPORT, when the kernel offers no audit socket (built without
- * CONFIG_AUDIT, some containers): not an error; messages keep going to
- * the log callback.  Returns -1 with socket(2)'s errno on any other
+ * CONFIG_AUDIT, some containers), or ELIBACC when libaudit.so.1 cannot be
+ * loaded: not an error; messages keep going to the log callback.  Returns -1 with socket(2)'s errno on any other
  * failure (EMFILE, ENFILE, ENOBUFS, ENOMEM; EACCES when the policy denies
  * netlink_audit_socket create): nothing changes either.
  *

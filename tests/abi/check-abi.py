@@ -85,6 +85,21 @@ for node in sorted(ext_nodes):
     names = sorted(n for n, v in EXTENSIONS.items() if v == node)
     got = [n for n in names if n in exported]
     print(f"  {node:16s} {len(got):3d} / {len(names):3d}  (extension)")
+# The libraries ours loads into every program that links it: no more than
+# Debian's libselinux1 does (libc, libpcre2-8).  Extensions that need more
+# load it when turned on (libaudit: avc/audit_ext.c).
+NEEDED_ALLOWED = {"libc.so.6", "libpcre2-8.so.0", "ld-linux-x86-64.so.2"}
+dyn = subprocess.run(["readelf", "-d", lib], capture_output=True, text=True,
+                     check=True).stdout
+needed = {l.split("[")[1].rstrip("]") for l in dyn.splitlines()
+          if "(NEEDED)" in l}
+print(f"  NEEDED: {' '.join(sorted(needed))}")
+# a sanitized build links the sanitizers' runtimes
+needed = {n for n in needed if not n.startswith(("libasan.", "libubsan.",
+                                                 "libtsan."))}
+for n in sorted(needed - NEEDED_ALLOWED):
+    errors.append(f"links a library Debian's libselinux1 does not: {n}")
+
 for e in errors:
     print("FAIL:", e)
 sys.exit(1 if errors else 0)

@@ -1,4 +1,5 @@
 /* avc/audit_ext.c: the AVC's messages as USER_AVC records (an extension). */
+#include <dlfcn.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -27,11 +28,59 @@
 static int audit_fd = -1;
 static pthread_mutex_t audit_mutex = PTHREAD_MUTEX_INITIALIZER;
 
+/*
+ * libaudit is loaded by the first selinux_avc_audit_open(), not linked:
+ * every program that links libselinux (ls, dpkg, sshd ...) would load it
+ * otherwise, for an extension few of them turn on.  sender and
+ * audit_library are guarded by audit_mutex; the handle stays loaded
+ * (RTLD_NODELETE) for the life of the process.
+ */
+typedef int (*send_fn)(int fd, int type, const char *message,
+		       const char *hostname, const char *addr,
+		       const char *tty, uid_t uid);
+static send_fn sender;
+static const char *audit_library = "libaudit.so.1";
+
+/* Test hooks: a sender of the test's, or another library to load. */
+void cache_audit_set_sender(send_fn fn)
+{
+	pthread_mutex_lock(&audit_mutex);
+	sender = fn;
+	pthread_mutex_unlock(&audit_mutex);
+}
+
+void cache_audit_set_library(const char *name)
+{
+	pthread_mutex_lock(&audit_mutex);
+	audit_library = name;
+	sender = NULL;
+	pthread_mutex_unlock(&audit_mutex);
+}
+
+/* audit_mutex held: 0, or -ELIBACC when libaudit cannot be loaded. */
+static int load_sender(void)
+{
+	void *h;
+
+	if (sender)
+		return 0;
+	h = dlopen(audit_library, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+	if (!h)
+		return -ELIBACC;
+	*(void **)&sender = dlsym(h, "audit_log_user_avc_message");
+	if (!sender) {
+		dlclose(h);
+		return -ELIBACC;
+	}
+	return 0;
+}
+
 /* socket(2)'s answers on a kernel with no audit socket (no CONFIG_AUDIT,
  * or a container that hides it). */
 static bool audit_absent(int err)
 {
-	return err == EPROTONOSUPPORT || err == EINVAL || err == EAFNOSUPPORT;
+	return err == EPROTONOSUPPORT || err == EINVAL ||
+	       err == EAFNOSUPPORT || err == ELIBACC;
 }
 
 /* Answers to a send that the next one would get too. */
@@ -47,6 +96,8 @@ static int open_locked(void)
 
 	if (audit_fd >= 0)
 		return 1;
+	if ((fd = load_sender()) < 0)
+		return fd;
 	/*
 	 * Not audit_open(): it marks the socket close-on-exec with an
 	 * fcntl() after socket(), and another thread's fork and exec in
@@ -113,8 +164,8 @@ bool cache_audit_send(const char *msg)
 	/* The sequence number (> 0), or <= 0 with errno set (0 when libaudit
 	 * takes the kernel's answer for "no audit here"). */
 	errno = 0;
-	sent = audit_log_user_avc_message(audit_fd, AUDIT_USER_AVC, msg, NULL,
-					  NULL, NULL, getuid()) > 0;
+	sent = sender(audit_fd, AUDIT_USER_AVC, msg, NULL, NULL, NULL,
+		      getuid()) > 0;
 	if (!sent && refused_for_good(errno)) {
 		err = errno;
 		close_locked();

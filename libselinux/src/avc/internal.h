@@ -254,5 +254,12 @@ int cache_netlink_fd(void);
 bool cache_audit_send(const char *msg);
 /* Close the audit socket (selinux_avc_audit_close, avc_destroy). */
 void cache_audit_close(void);
+/* Test hooks: send with fn instead of libaudit's
+ * audit_log_user_avc_message (NULL: load libaudit again), or load name
+ * instead of libaudit.so.1. */
+void cache_audit_set_sender(int (*fn)(int fd, int type, const char *message,
+				      const char *hostname, const char *addr,
+				      const char *tty, uid_t uid));
+void cache_audit_set_library(const char *name);
 
 #endif

@@ -8,6 +8,12 @@
 
 #include "avc_fixture.h"
 
+/* Test hooks of avc/audit_ext.c (the library loads libaudit itself). */
+void cache_audit_set_sender(int (*fn)(int fd, int type, const char *message,
+				      const char *hostname, const char *addr,
+				      const char *tty, uid_t uid));
+void cache_audit_set_library(const char *name);
+
 #define S "a:b:c"
 #define T "d:e:f"
 /* only read allowed, every denial audited, seqno 1 */
@@ -78,6 +84,8 @@ static void setup(void)
 {
 	avx_tree();
 	avx_capture_log();
+	/* the library loads libaudit.so.1 itself; the test's send instead */
+	cache_audit_set_sender(audit_log_user_avc_message);
 	ck_assert_int_eq(avc_open(NULL, 0), 0);
 	ck_assert_int_eq(string_to_security_class("file"), 6);
 }
@@ -139,6 +147,35 @@ START_TEST(test_selinux_avc_audit_open_no_audit)
 	ck_assert_str_eq(avx_log, DENIED_WRITE);
 	ck_assert_int_eq(avx_log_type, SELINUX_AVC);
 	ck_assert_int_eq(send_calls, 0);
+}
+END_TEST
+
+/* libaudit.so.1 missing: "no audit here", messages to the log. */
+START_TEST(test_selinux_avc_audit_open_no_libaudit)
+{
+	cache_audit_set_library("libaudit-not-here.so.1");
+	errno = 0;
+	ck_assert_int_eq(selinux_avc_audit_open(), 0);
+	ck_assert_int_eq(errno, ELIBACC);
+	ck_assert_int_eq(sock_calls, 0);
+	deny_write();
+	ck_assert_str_eq(avx_log, DENIED_WRITE);
+	cache_audit_set_library("libaudit.so.1");
+}
+END_TEST
+
+/*
+ * The real libaudit.so.1, loaded by the library: its send, on this test's
+ * stand-in socket (an unconnected AF_UNIX one), fails, so the message
+ * reaches the log - proof that the loaded function was called.
+ */
+START_TEST(test_selinux_avc_audit_open_loads_libaudit)
+{
+	cache_audit_set_sender(NULL);
+	ck_assert_int_eq(selinux_avc_audit_open(), 1);
+	deny_write();
+	ck_assert_int_eq(send_calls, 0);
+	ck_assert_ptr_nonnull(strstr(avx_log, DENIED_WRITE));
 }
 END_TEST
 
@@ -348,6 +385,8 @@ int main(void)
 	tcase_add_test(tc, test_selinux_avc_audit_open_netlink_cloexec);
 	tcase_add_test(tc, test_selinux_avc_audit_open_twice);
 	tcase_add_test(tc, test_selinux_avc_audit_open_no_audit);
+	tcase_add_test(tc, test_selinux_avc_audit_open_no_libaudit);
+	tcase_add_test(tc, test_selinux_avc_audit_open_loads_libaudit);
 	tcase_add_test(tc, test_selinux_avc_audit_open_other_error);
 	tcase_add_test(tc, test_selinux_avc_audit_open_before_avc_open);
 
