@@ -144,9 +144,53 @@ struct cache_counts {
 	unsigned cav_lookups, cav_hits, cav_probes, cav_misses;
 };
 void cache_count(const struct cache_counts *c);
-/* The same for a hit: through the entry reference, or in the cache after
- * probes steps (discarded: a reference was given and did not match). */
-void cache_count_hit(bool via_ref, bool discarded, unsigned probes);
+/*
+ * Each thread's counters (stats.c), here so that a hit counts inline.
+ * Only the owner writes a block (relaxed atomic stores); epoch tells a
+ * block zeroed by avc_reset from a current one.
+ */
+struct cache_counters {
+	struct avc_cache_stats st;
+	unsigned fast_hits;   /* lock-free hits in the cache, not via ref */
+	unsigned fast_probes; /* their probes beyond the first */
+};
+struct cache_stat_block {
+	struct cache_counters n;
+	uint32_t epoch;
+	struct cache_stat_block *next, *prev;
+};
+extern __thread struct cache_stat_block *cache_stat_mine;
+extern uint32_t cache_stat_epoch;
+void cache_count_hit_slow(bool via_ref, bool discarded, unsigned probes);
+
+#define CACHE_INC(p, v)                                                    \
+	__atomic_store_n((p), __atomic_load_n((p), __ATOMIC_RELAXED) + (v), \
+			 __ATOMIC_RELAXED)
+
+/* Count a lock-free hit: through the entry reference, or in the cache
+ * after probes steps (discarded: a reference was given and did not
+ * match). */
+static inline void cache_count_hit(bool via_ref, bool discarded,
+				   unsigned probes)
+{
+	struct cache_stat_block *b = cache_stat_mine;
+
+	if (__builtin_expect(!b || discarded ||
+				 __atomic_load_n(&b->epoch, __ATOMIC_RELAXED) !=
+				     __atomic_load_n(&cache_stat_epoch,
+						     __ATOMIC_RELAXED),
+			     0)) {
+		cache_count_hit_slow(via_ref, discarded, probes);
+		return;
+	}
+	if (via_ref) {
+		CACHE_INC(&b->n.st.entry_hits, 1u);
+		return;
+	}
+	CACHE_INC(&b->n.fast_hits, 1u);
+	if (probes > 1)
+		CACHE_INC(&b->n.fast_probes, probes - 1);
+}
 /* Zero every thread's counters (as avc_reset does). */
 void cache_stats_zero(void);
 

@@ -13,32 +13,31 @@
  * folded into "retired" when the thread exits.
  *
  * Zeroing (avc_reset, avc_init) cannot write other threads' blocks
- * without racing their increments: it bumps epoch instead.  A block
- * counts only while its epoch is the current one; its owner, seeing a new
- * epoch at its next count, starts the block again from zero.
+ * without racing their increments: it bumps the epoch (cache_stat_epoch)
+ * instead.  A block counts only while its epoch is the current one; its
+ * owner, seeing a new epoch at its next count, starts the block again
+ * from zero.
  *
  * If a block cannot be allocated the thread counts in "spare", shared,
  * with atomic additions.
+ *
+ * A hit found without a lock counts inline (cache_count_hit() in
+ * internal.h): one store to fast_hits, folded into entry_misses, cav_hits
+ * and cav_probes when read; lookups are hits + misses, added up then too.
  */
-struct stat_block {
-	struct avc_cache_stats st;
-	uint32_t epoch;
-	struct stat_block *next, *prev;
-};
-
 static pthread_mutex_t stat_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct stat_block *blocks;
-static struct avc_cache_stats retired;
-static struct stat_block spare;
-static uint32_t epoch = 1;
+static struct cache_stat_block *blocks;
+static struct cache_counters retired;
+static struct cache_stat_block spare;
+uint32_t cache_stat_epoch = 1;
 static pthread_key_t stat_key;
 static pthread_once_t stat_once = PTHREAD_ONCE_INIT;
 static bool have_key;
-static __thread struct stat_block *mine;
+__thread struct cache_stat_block *cache_stat_mine;
 
-#define NFIELDS (sizeof(struct avc_cache_stats) / sizeof(unsigned))
+#define NFIELDS (sizeof(struct cache_counters) / sizeof(unsigned))
 
-static unsigned *field(struct avc_cache_stats *st, size_t i)
+static unsigned *field(struct cache_counters *st, size_t i)
 {
 	return (unsigned *)st + i;
 }
@@ -46,12 +45,12 @@ static unsigned *field(struct avc_cache_stats *st, size_t i)
 /* Thread exit: the block's counts go to retired. */
 static void retire(void *p)
 {
-	struct stat_block *b = p;
+	struct cache_stat_block *b = p;
 
 	pthread_mutex_lock(&stat_lock);
-	if (b->epoch == epoch)
+	if (b->epoch == cache_stat_epoch)
 		for (size_t i = 0; i < NFIELDS; i++)
-			*field(&retired, i) += *field(&b->st, i);
+			*field(&retired, i) += *field(&b->n, i);
 	if (b->prev)
 		b->prev->next = b->next;
 	else
@@ -77,9 +76,9 @@ __attribute__((destructor)) static void forget_key(void)
 }
 
 /* The calling thread's block, made (or restarted at a new epoch) here. */
-static __attribute__((noinline)) struct stat_block *block_slow(void)
+static struct cache_stat_block *block_slow(void)
 {
-	struct stat_block *b = mine;
+	struct cache_stat_block *b = cache_stat_mine;
 
 	if (!b) {
 		pthread_once(&stat_once, make_key);
@@ -89,49 +88,52 @@ static __attribute__((noinline)) struct stat_block *block_slow(void)
 			return &spare;
 		}
 		pthread_mutex_lock(&stat_lock);
-		b->epoch = epoch;
+		b->epoch = cache_stat_epoch;
 		b->next = blocks;
 		if (blocks)
 			blocks->prev = b;
 		blocks = b;
 		pthread_mutex_unlock(&stat_lock);
-		mine = b;
+		cache_stat_mine = b;
 	}
 	if (__atomic_load_n(&b->epoch, __ATOMIC_RELAXED) !=
-	    __atomic_load_n(&epoch, __ATOMIC_RELAXED)) {
+	    __atomic_load_n(&cache_stat_epoch, __ATOMIC_RELAXED)) {
 		for (size_t i = 0; i < NFIELDS; i++)
-			__atomic_store_n(field(&b->st, i), 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&b->epoch, __atomic_load_n(&epoch, __ATOMIC_RELAXED),
-				 __ATOMIC_RELEASE);
+			__atomic_store_n(field(&b->n, i), 0, __ATOMIC_RELAXED);
+		__atomic_store_n(
+		    &b->epoch,
+		    __atomic_load_n(&cache_stat_epoch, __ATOMIC_RELAXED),
+		    __ATOMIC_RELEASE);
 	}
 	return b;
 }
 
-static inline struct stat_block *block(void)
+static inline struct cache_stat_block *block(void)
 {
-	struct stat_block *b = mine;
+	struct cache_stat_block *b = cache_stat_mine;
 
-	if (__builtin_expect(b && __atomic_load_n(&b->epoch, __ATOMIC_RELAXED) ==
-				      __atomic_load_n(&epoch, __ATOMIC_RELAXED),
-			     1))
+	if (__builtin_expect(
+		b && __atomic_load_n(&b->epoch, __ATOMIC_RELAXED) ==
+			 __atomic_load_n(&cache_stat_epoch, __ATOMIC_RELAXED),
+		1))
 		return b;
 	return block_slow();
 }
 
-#define BUMP(b, f, n)                                                      \
-	do {                                                               \
-		if (n) {                                                   \
-			if ((b) == &spare)                                 \
-				__atomic_add_fetch(&(b)->st.f, (n),        \
-						   __ATOMIC_RELAXED);      \
-			else                                               \
-				__atomic_store_n(                          \
-				    &(b)->st.f,                            \
-				    __atomic_load_n(&(b)->st.f,            \
-						    __ATOMIC_RELAXED) +    \
-					(n),                               \
-				    __ATOMIC_RELAXED);                     \
-		}                                                          \
+#define BUMP(b, f, v)                                                          \
+	do {                                                                   \
+		if (v) {                                                       \
+			if ((b) == &spare)                                     \
+				__atomic_add_fetch(&(b)->n.st.f, (v),          \
+						   __ATOMIC_RELAXED);          \
+			else                                                   \
+				__atomic_store_n(                              \
+				    &(b)->n.st.f,                              \
+				    __atomic_load_n(&(b)->n.st.f,              \
+						    __ATOMIC_RELAXED) +        \
+					(v),                                   \
+				    __ATOMIC_RELAXED);                         \
+		}                                                              \
 	} while (0)
 
 /*
@@ -140,7 +142,7 @@ static inline struct stat_block *block(void)
  */
 void cache_count(const struct cache_counts *c)
 {
-	struct stat_block *b = block();
+	struct cache_stat_block *b = block();
 
 	BUMP(b, entry_hits, c->entry_hits);
 	BUMP(b, entry_misses, c->entry_misses);
@@ -150,9 +152,11 @@ void cache_count(const struct cache_counts *c)
 	BUMP(b, cav_misses, c->cav_misses);
 }
 
-void cache_count_hit(bool via_ref, bool discarded, unsigned probes)
+/* A hit when the thread's block is not ready (first count, new epoch,
+ * or no block: spare). */
+void cache_count_hit_slow(bool via_ref, bool discarded, unsigned probes)
 {
-	struct stat_block *b = block();
+	struct cache_stat_block *b = block();
 
 	if (via_ref) {
 		BUMP(b, entry_hits, 1u);
@@ -169,33 +173,40 @@ void cache_stats_zero(void)
 	pthread_mutex_lock(&stat_lock);
 	memset(&retired, 0, sizeof(retired));
 	for (size_t i = 0; i < NFIELDS; i++)
-		__atomic_store_n(field(&spare.st, i), 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&epoch, epoch + 1, __ATOMIC_RELAXED);
+		__atomic_store_n(field(&spare.n, i), 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&cache_stat_epoch, cache_stat_epoch + 1,
+			 __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&stat_lock);
 }
 
 _public_ void avc_cache_stats(struct avc_cache_stats *stats)
 {
+	struct cache_counters sum;
 	uint32_t e;
 
 	if (!stats)
 		return;
 	pthread_mutex_lock(&stat_lock);
-	e = epoch;
-	*stats = retired;
+	e = cache_stat_epoch;
+	sum = retired;
 	for (size_t i = 0; i < NFIELDS; i++)
-		*field(stats, i) +=
-		    __atomic_load_n(field(&spare.st, i), __ATOMIC_RELAXED);
-	for (struct stat_block *b = blocks; b; b = b->next) {
+		*field(&sum, i) +=
+		    __atomic_load_n(field(&spare.n, i), __ATOMIC_RELAXED);
+	for (struct cache_stat_block *b = blocks; b; b = b->next) {
 		if (__atomic_load_n(&b->epoch, __ATOMIC_ACQUIRE) != e)
 			continue;
 		for (size_t i = 0; i < NFIELDS; i++)
-			*field(stats, i) +=
-			    __atomic_load_n(field(&b->st, i), __ATOMIC_RELAXED);
+			*field(&sum, i) +=
+			    __atomic_load_n(field(&b->n, i), __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&stat_lock);
-	stats->entry_lookups = stats->entry_hits + stats->entry_misses;
-	stats->cav_lookups = stats->cav_hits + stats->cav_misses;
+	/* a lock-free hit in the cache: an entry miss, a cache hit */
+	sum.st.entry_misses += sum.fast_hits;
+	sum.st.cav_hits += sum.fast_hits;
+	sum.st.cav_probes += sum.fast_hits + sum.fast_probes;
+	sum.st.entry_lookups = sum.st.entry_hits + sum.st.entry_misses;
+	sum.st.cav_lookups = sum.st.cav_hits + sum.st.cav_misses;
+	*stats = sum.st;
 }
 
 _public_ void avc_av_stats(void)
