@@ -13,7 +13,10 @@ Groups (one meson test each):
                  getfilecon, setfilecon, getpidcon, policyvers
   utils          our utils/ against Debian's on the same inputs, both on
                  our library and on the reference; getpidprevcon (not in
-                 Debian 12) against hand-written expectations
+                 Debian 12) against hand-written expectations; avcstat on
+                 fixture statistics files (also on a terminal, looping);
+                 selinux_check_access on kernel/'s security server
+                 (--server, --policy) mounted at /sys/fs/selinux
 
 The host kernel has no SELinux.  For the "enabled" states the script runs
 in a private mount namespace (unshare -m) where a tmpfs covers /sys/fs, a
@@ -27,11 +30,18 @@ cannot exist here (not root, unshare not permitted, no xattr support).
 """
 
 import argparse
+import fcntl
 import os
+import pty
+import select
 import shutil
+import signal
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
+import time
 
 SKIP = 77
 XATTR = "security.selinux"
@@ -208,6 +218,72 @@ class Fixture:
             raise RuntimeError("the run of %r is broken: %s" %
                                (argv, show(p.stderr)))
         return p.returncode, p.stdout, p.stderr
+
+    def run_pty(self, argv, lib, argv0, rows, count, steps=None,
+                limit=20.0):
+        """Run argv as run() does, but on a terminal of `rows` rows
+        (stdout and stderr both), until it has printed `count` data lines
+        (lines of digits and blanks) or exited; then SIGTERM.  steps maps
+        n to a callable run once the n-th data line has arrived (while
+        the program sleeps), or to an int: resize the terminal to that
+        many rows.  Returns (status, output), \\r\\n read as \\n."""
+        env = clean_env()
+        libdir = {"ref": "", "ours": self.ours}.get(lib, lib)
+        if libdir:
+            env["LD_LIBRARY_PATH"] = libdir
+        if STATES[self.state]["preload"]:
+            env["LD_PRELOAD"] = self.shim
+        pid, fd = pty.fork()
+        if pid == 0:
+            try:
+                fcntl.ioctl(0, termios.TIOCSWINSZ,
+                            struct.pack("HHHH", rows, 80, 0, 0))
+                os.chdir(self.scratch)
+                os.execve(argv[0], [argv0] + list(argv[1:]), env)
+            finally:
+                os._exit(125)
+        out, n, done = b"", 0, set()
+        deadline = time.monotonic() + limit
+        while n < count and time.monotonic() < deadline:
+            r, _, _ = select.select([fd], [], [], 0.05)
+            if not r:
+                continue
+            try:
+                data = os.read(fd, 65536)
+            except OSError:     # EIO: the program has exited
+                break
+            if not data:
+                break
+            out += data
+            lines = out.split(b"\r\n")[:-1]
+            n = sum(1 for x in lines if x.strip() and
+                    x.replace(b" ", b"").isdigit())
+            for k in sorted((steps or {}).keys()):
+                if k <= n and k not in done:
+                    done.add(k)
+                    if isinstance(steps[k], int):
+                        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack(
+                            "HHHH", steps[k], 80, 0, 0))
+                    else:
+                        steps[k]()
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        _, st = os.waitpid(pid, 0)
+        try:
+            while True:
+                data = os.read(fd, 65536)
+                if not data:
+                    break
+                out += data
+        except OSError:
+            pass
+        os.close(fd)
+        status = os.waitstatus_to_exitcode(st)
+        if status == 125:
+            raise RuntimeError("the pty run of %r is broken" % (argv,))
+        return status, out.replace(b"\r\n", b"\n")
 
     def fresh(self, label=b"system_u:object_r:etc_t:s0\0", where=None):
         """A setup step that refills a scratch dir: files t and u
@@ -688,7 +764,7 @@ def group_selinux_utils(fx, rep):
 
 # -------------------------------------------------------------------- utils
 
-def group_utils(fx, rep, utils):
+def group_utils(fx, rep, utils, server=None, policy=None):
     """Our programs against Debian's, called by the same argv[0]: ours on
     our library, and ours on the reference library (to tell a program
     difference from a library one)."""
@@ -716,6 +792,8 @@ def group_utils(fx, rep, utils):
                         b"() failed:  No data available\n"))
     fx.set_peer(PEER_CON)
     group_getpidprevcon(fx, rep, utils)
+    group_avcstat(fx, rep, utils)
+    group_check_access(fx, rep, utils, server, policy)
 
 
 def group_getpidprevcon(fx, rep, utils):
@@ -761,6 +839,270 @@ def group_getpidprevcon(fx, rep, utils):
                                  argv0="getpidprevcon"))
 
 
+# ------------------------------------------------------------------ avcstat
+
+STATS_HEADER = b"lookups hits misses allocations reclaims frees\n"
+
+
+def stats(*rows):
+    """An avc/cache_stats: the kernel's header, one line per CPU."""
+    return STATS_HEADER + b"".join(b" ".join(b"%d" % v for v in r) + b"\n"
+                                   for r in rows)
+
+
+# -f files: name -> content.  What the kernel writes (one line per CPU),
+# then everything avcstat must refuse or cut, as Debian's does.
+AVC_FILES = [
+    ("two-cpus", stats((100, 90, 10, 10, 0, 2), (50, 40, 10, 8, 1, 1))),
+    ("one-cpu", stats((7, 5, 2, 2, 0, 0))),
+    ("no-final-newline", STATS_HEADER + b"1 2 3 4 5 6"),
+    ("blank-lines", STATS_HEADER + b"1 2 3 4 5 6\n\n\n7 8 9 10 11 12\n\n"),
+    ("tabs-and-junk", STATS_HEADER + b" 1\t2 3 4 5 6x\n+5 2 3 4 5 6 7\n"),
+    ("wrap", STATS_HEADER + b"-1 2 3 4 5 6\n4294967295 4294967296 "
+     b"18446744073709551615 18446744073709551616 5 6\n"
+     b"18446744073709551615 1 1 1 1 1\n"),
+    ("empty", b""),
+    ("newline-only", b"\n"),
+    ("bad-header", b"lookups hits misses allocations reclaims\n1 2 3 4 5\n"),
+    ("header-extra-word", STATS_HEADER[:-1] + b" extra\n1 2 3 4 5 6\n"),
+    ("header-crlf", STATS_HEADER[:-1] + b"\r\n1 2 3 4 5 6\n"),
+    ("not-stats", b"hello\n"),
+    ("header-only", STATS_HEADER),
+    ("header-blank", STATS_HEADER + b"\n\n"),
+    ("blank-space-line", STATS_HEADER + b" \n"),
+    ("five-numbers", STATS_HEADER + b"1 2 3 4 5\n"),
+    ("second-line-short", STATS_HEADER + b"1 2 3 4 5 6\n1 2\n"),
+    ("hex", STATS_HEADER + b"0x10 2 3 4 5 6\n"),
+    ("commas", STATS_HEADER + b"1,2,3,4,5,6\n"),
+    # one read() of 8191 bytes: a line cut there
+    ("cut-at-8191", STATS_HEADER + b"1 1 1 1 1 1\n" * 1200),
+    ("cut-number", STATS_HEADER + b"1 1 1 1 1 1\n" * 675 +
+     b"123456789 2 3 4 5 6\n"),
+    ("fits-8191", STATS_HEADER + b"1 1 1 1 1 1\n" * 678),
+]
+
+
+def avcstat_cases(fx):
+    d = os.path.join(fx.root, "avc")
+    os.makedirs(d, exist_ok=True)
+    os.makedirs(os.path.join(fx.sfs, "avc"), exist_ok=True)
+    for name, data in AVC_FILES:
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(data)
+
+    def sfs_stats(data):
+        return lambda: fx.write_sfs("avc/cache_stats", data)
+
+    cases = []
+    usage = [[], ["-c"], ["-h"], ["--help"], ["-h", "-x"], ["-x"],
+             ["-c", "-x"], ["-?"], ["-:"], ["-f"], ["0"], ["abc"], ["0x10"],
+             ["abc", "2"], ["4294967296"], ["18446744073709551616"],
+             ["-f", os.path.join(d, "two-cpus"), "99999999999999999999"],
+             ["-f", os.path.join(d, "nonexistent")], ["-f", d],
+             ["-f", "x" * 5000]]
+    for state in ("nofs", "enabled"):
+        for args in usage:
+            cases.append(Case("avcstat", args, state,
+                              pre=sfs_stats(AVC_FILES[0][1])))
+    # the default file, below the selinuxfs mount
+    for data, tag in ((AVC_FILES[0][1], "cache_stats=two-cpus"),
+                      (b"junk\n", "cache_stats=junk"),
+                      (None, "no cache_stats")):
+        for args in ([], ["-c"]) + ((["1", "2"],) if data is None else ()):
+            cases.append(Case("avcstat", args, "enabled",
+                              pre=sfs_stats(data), tag=tag))
+    for name, _ in AVC_FILES:
+        for args in (["-f", os.path.join(d, name)],
+                     ["-c", "-f", os.path.join(d, name)]):
+            cases.append(Case("avcstat", args, "enabled"))
+    fx.write_sfs("avc/cache_stats", AVC_FILES[0][1])
+    return cases
+
+
+def group_avcstat(fx, rep, utils):
+    """avcstat against Debian's: one-shot runs (util_cases' way), then
+    looping runs on a terminal, stopped after a count of lines, with the
+    file changed and the terminal resized between two reads."""
+    ours = os.path.join(utils, "avcstat")
+    syslib = os.path.dirname(fx.system_lib)
+    for c in avcstat_cases(fx):
+        ref = run_case(fx, c, "/usr/sbin/avcstat", "ref", "avcstat")
+        rep.check("our " + c.name(), ref,
+                  run_case(fx, c, ours, "ours", "avcstat"))
+        rep.check("our " + c.name() + " on the reference library", ref,
+                  run_case(fx, c, ours, syslib, "avcstat"),
+                  lb="ours/reference lib")
+
+    path = os.path.join(fx.root, "avc", "looping")
+
+    def put(data):
+        def step():
+            # the same file, which the program keeps open
+            with open(path, "r+b" if os.path.exists(path) else "wb") as f:
+                f.write(data)
+                f.truncate(len(data))
+        return step
+
+    start = stats((100, 90, 10, 10, 0, 2), (50, 40, 10, 8, 1, 1))
+    # relative values wrap when counters go down; "junk" ends the loop
+    changes = {1: put(stats((10, 10, 10, 10, 10, 10))),
+               2: put(stats((20, 30, 40, 50, 60, 70), (1, 1, 1, 1, 1, 1))),
+               3: put(stats((20, 30, 40, 50, 60, 70), (1, 1, 1, 1, 1, 2))),
+               4: put(b"junk\n")}
+    loops = [
+        (["-f", path, "1"], 24, 8, changes, "counters change, then junk"),
+        (["-c", "-f", path, "1"], 24, 8, changes,
+         "counters change, then junk"),
+        (["-f", path, "1"], 3, 4, {}, "3 rows: a header every line"),
+        (["-f", path, "1"], 1, 4, {}, "1 row"),
+        (["-f", path, "1"], 20, 5, {2: 4}, "resized to 4 rows"),
+    ]
+    fx.set_state("enabled")
+    for args, rows, count, steps, tag in loops:
+        name = "avcstat %s [terminal, %d rows, %d lines, %s]" % (
+            " ".join(args), rows, count, tag)
+        runs = []
+        for prog, lib in (("/usr/sbin/avcstat", "ref"), (ours, "ours"),
+                          (ours, syslib)):
+            put(start)()
+            runs.append(fx.run_pty([prog] + args, lib, "avcstat", rows,
+                                   count, steps))
+        rep.check("our " + name, runs[0], runs[1])
+        rep.check("our " + name + " on the reference library", runs[0],
+                  runs[2], lb="ours/reference lib")
+    # Not a terminal: stdout is a full buffer that SIGTERM throws away,
+    # so a looping avcstat killed early shows nothing.
+    put(start)()
+    c = Case("timeout", ["-s", "TERM", "1.5", "PROG", "-f", path, "1"],
+             "enabled", tag="looping avcstat in a pipe")
+
+    def piped(prog, lib):
+        argv = [a if a != "PROG" else prog for a in c.args]
+        return fx.run(["timeout"] + argv, lib, cwd=fx.scratch)
+    rep.check("our " + c.name(), piped("/usr/sbin/avcstat", "ref"),
+              piped(ours, "ours"))
+
+
+# ----------------------------------------------------- selinux_check_access
+
+def check_access_cases():
+    s, t = "system_u:system_r:sshd_t", "system_u:object_r:etc_t"
+    shadow, user = "system_u:object_r:shadow_t", "user_u:user_r:user_t"
+    return [
+        # granted; granted and audited (auditallow), with and without -a
+        [s, t, "file", "read"],
+        [s, shadow, "file", "read"],
+        ["-a", "pid=1 comm=x %s %n", s, shadow, "file", "read"],
+        ["-a", "", s, shadow, "file", "read"],
+        # denied: silently (dontaudit), audited, audited with -a
+        [s, t, "file", "write"],
+        [s, shadow, "file", "write"],
+        ["-a", "hello", user, s, "process", "sigkill"],
+        [s, shadow, "-a", "after", "file", "relabelto"],
+        # unknown class, unknown or several permissions (deny_unknown)
+        [s, t, "nope", "read"],
+        [s, t, "", "read"],
+        [s, t, "file", "nope"],
+        [s, t, "file", "read write"],
+        [s, t, "file", ""],
+        # bad contexts
+        ["bad", t, "file", "read"],
+        [s, "bad", "file", "read"],
+        ["", t, "file", "read"],
+        ["-a", "x", s, "not:a:context", "file", "read"],
+        # usage
+        [], [s, t, "file"], [s, t, "file", "read", "extra"], ["-a"],
+        ["-x", s, t, "file", "read"], ["-h"], ["--help"],
+        ["--", s, t, "file", "read"],
+    ]
+
+
+def start_server(server, policy, mnt):
+    """selinuxfsd serving policy at mnt, permissive; None if it fails."""
+    # Only this server may be found through mountinfo: another test's
+    # (fuse.selinuxfs mounts copied into this namespace) must go.
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            left, _, right = line.partition(" - ")
+            if right.startswith("fuse.selinuxfs "):
+                subprocess.run(["umount", "-l", left.split()[4]],
+                               env=clean_env(), stderr=subprocess.DEVNULL)
+    p = subprocess.Popen([server, "-f", "-e", "0", policy, mnt],
+                         env=clean_env(), stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+    for _ in range(200):
+        with open("/proc/self/mountinfo") as f:
+            if any((" %s " % mnt) in l and " - fuse.selinuxfs " in l
+                   for l in f):
+                return p
+        if p.poll() is not None:
+            break
+        time.sleep(0.05)
+    p.kill()
+    print("FAIL  the server did not start: %s" %
+          p.communicate()[1].decode(errors="replace"))
+    return None
+
+
+def group_check_access(fx, rep, utils, server, policy):
+    """selinux_check_access against Debian's, on kernel/'s security
+    server mounted over the fixture at /sys/fs/selinux, where both
+    libraries find it (the statfs shim), permissive then enforcing."""
+    if not server or not policy:
+        print("skip  selinux_check_access: no --server/--policy")
+        return
+    ours = os.path.join(utils, "selinux_check_access")
+    syslib = os.path.dirname(fx.system_lib)
+    fx.set_state("enabled")
+    srv = start_server(server, policy, "/sys/fs/selinux")
+    if srv is None:
+        rep.failed.append("selinux_check_access: server")
+        return
+    try:
+        for enforce in (b"0", b"1"):
+            with open("/sys/fs/selinux/enforce", "wb") as f:
+                f.write(enforce)
+            rep.expect("sanity: reference getenforce sees the server "
+                       "(enforce=%s)" % enforce.decode(),
+                       fx.run(["/usr/sbin/getenforce"], "ref"),
+                       (0, b"Enforcing\n" if enforce == b"1" else
+                        b"Permissive\n", b""), "reference")
+            for args in check_access_cases():
+                c = Case("selinux_check_access", args, "enabled",
+                         tag="server, enforce=%s" % enforce.decode())
+                ref = run_case(fx, c, "/usr/sbin/selinux_check_access",
+                               "ref", "selinux_check_access")
+                rep.check("our " + c.name(), ref,
+                          run_case(fx, c, ours, "ours",
+                                   "selinux_check_access"))
+                rep.check("our " + c.name() + " on the reference library",
+                          ref, run_case(fx, c, ours, syslib,
+                                        "selinux_check_access"),
+                          lb="ours/reference lib")
+            # Known library difference (src/avc): an audit message longer
+            # than the reference's 1024-byte buffer is cut there, with no
+            # newline, by the reference library only.  The program is
+            # compared on the reference library alone.
+            c = Case("selinux_check_access",
+                     ["-a", "x" * 3000, "user_u:user_r:user_t",
+                      "system_u:system_r:sshd_t", "process", "sigkill"],
+                     "enabled", tag="server, enforce=%s, long -a, "
+                     "program only" % enforce.decode())
+            rep.check("our " + c.name() + " on the reference library",
+                      run_case(fx, c, "/usr/sbin/selinux_check_access",
+                               "ref", "selinux_check_access"),
+                      run_case(fx, c, ours, syslib, "selinux_check_access"),
+                      lb="ours/reference lib")
+    finally:
+        srv.terminate()
+        err = srv.communicate()[1]
+        if srv.returncode != 0:
+            rep.failed.append("selinuxfsd exited with %d: %s" % (
+                srv.returncode, show(err)))
+        subprocess.run(["umount", "/sys/fs/selinux"], env=clean_env(),
+                       stderr=subprocess.DEVNULL)
+
+
 # --------------------------------------------------------------------- main
 
 def main():
@@ -769,6 +1111,8 @@ def main():
     ap.add_argument("--lib", required=True, help="our libselinux.so.1")
     ap.add_argument("--shim", required=True, help="fake_selinuxfs.so")
     ap.add_argument("--utils", help="directory of our utils")
+    ap.add_argument("--server", help="kernel/'s selinuxfsd (utils group)")
+    ap.add_argument("--policy", help="a binary policy for --server")
     ap.add_argument("--sanitized", action="store_true",
                     help="our build uses ASan+UBSan (utils group only)")
     args = ap.parse_args()
@@ -778,6 +1122,9 @@ def main():
         print("FAIL: Debian's programs cannot load a sanitized library")
         return 1
     utils = os.path.abspath(args.utils) if args.utils else None
+    for k in ("server", "policy"):
+        if getattr(args, k):
+            setattr(args, k, os.path.abspath(getattr(args, k)))
 
     if os.environ.get("DROPIN_IN_NAMESPACE") != "1":
         if os.geteuid() != 0:
@@ -821,7 +1168,7 @@ def main():
         elif args.group == "selinux-utils":
             group_selinux_utils(fx, rep)
         else:
-            group_utils(fx, rep, utils)
+            group_utils(fx, rep, utils, args.server, args.policy)
     finally:
         fx.close()
     return rep.done()
