@@ -54,7 +54,8 @@ extern int selinux_restorecon_parallel(const char *pathname,
 #define SELINUX_RESTORECON_IGNORE_DIGEST 0x00001
 /* Change nothing; with VERBOSE, say what would change. */
 #define SELINUX_RESTORECON_NOCHANGE 0x00002
-/* Set the whole spec context, not only its type; also overrides
+/* Set the whole spec context, not only its type (nor only its user, role
+ * and type: SET_USER_ROLE changes nothing then); also overrides
  * customizable types. */
 #define SELINUX_RESTORECON_SET_SPECFILE_CTX 0x00004
 /* Descend into directories. */
@@ -88,6 +89,24 @@ extern int selinux_restorecon_parallel(const char *pathname,
 #define SELINUX_RESTORECON_CONFLICT_ERROR 0x10000
 /* Count errors of the walk instead of failing (see get_skipped_errors). */
 #define SELINUX_RESTORECON_COUNT_ERRORS 0x20000
+/*
+ * The reference added the flags below after 3.4 (restorecon(8) -U, -c
+ * and -j).
+ *
+ * Without SET_SPECFILE_CTX, set the spec's user and role as well as its
+ * type; the file keeps its range (MLS level), and a customizable type is
+ * still left alone.
+ */
+#define SELINUX_RESTORECON_SET_USER_ROLE 0x40000
+/* Count the files relabelled, or with NOCHANGE those that would be (see
+ * selinux_restorecon_get_relabeled_files()). */
+#define SELINUX_RESTORECON_COUNT_RELABELED 0x80000
+/*
+ * Leave alone (no lookup, no change, no error) every file but a directory
+ * that has more than one hard link: in a tree others can write, a link
+ * may lead to a file that belongs elsewhere.  VERBOSE logs each one.
+ */
+#define SELINUX_RESTORECON_SKIP_MULTILINK 0x100000
 
 /*
  * Use hndl (a SELABEL_CTX_FILE handle; the caller keeps ownership and must
@@ -165,8 +184,12 @@ extern int selinux_restorecon_xattr(const char *pathname,
 extern long unsigned selinux_restorecon_get_skipped_errors(void);
 
 /*
- * The number of files the last selinux_restorecon() relabelled (or, with
- * NOCHANGE, would have relabelled).
+ * The number of files the last selinux_restorecon() or
+ * selinux_restorecon_parallel() in the process relabelled (with NOCHANGE:
+ * would have relabelled), counted only when it was given
+ * SELINUX_RESTORECON_COUNT_RELABELED; 0 otherwise.  Also set when the
+ * walk failed: the files relabelled before the error.  Version node
+ * LIBSELINUX_3.10, as in the reference.
  */
 extern long unsigned selinux_restorecon_get_relabeled_files(void);
 

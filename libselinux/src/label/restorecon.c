@@ -324,35 +324,30 @@ static bool is_customizable(const char *con)
 }
 
 /*
- * Without SET_SPECFILE_CTX only the type follows the spec: *newcon
- * becomes curcon with the spec's type.
+ * Without SET_SPECFILE_CTX only part of the spec context is applied:
+ * *newcon becomes curcon with the spec's type and, with user_role
+ * (SET_USER_ROLE), the spec's user and role too.  The range is always
+ * the file's own, as restorecon(8) -U documents: "also change the user
+ * and role portions, but not the range portion".
  */
-static int keep_all_but_type(const char *curcon, char **newcon)
+static int merge_spec(const char *curcon, char **newcon, bool user_role)
 {
 	context_t cc = context_new(curcon), nc = context_new(*newcon);
+	const char *s;
+	char *d;
 	int r = 0;
 
 	if (!cc || !nc) {
 		r = -EINVAL;
-	} else if (strcmp(context_type_get(cc), context_type_get(nc))) {
-		char *s;
-
-		if (context_type_set(cc, context_type_get(nc)) < 0 ||
-		    !(s = context_str(cc)) || !(s = strdup(s))) {
-			r = -ENOMEM;
-		} else {
-			free(*newcon);
-			*newcon = s;
-		}
+	} else if (context_type_set(cc, context_type_get(nc)) < 0 ||
+		   (user_role &&
+		    (context_user_set(cc, context_user_get(nc)) < 0 ||
+		     context_role_set(cc, context_role_get(nc)) < 0)) ||
+		   !(s = context_str(cc)) || !(d = strdup(s))) {
+		r = -ENOMEM;
 	} else {
-		char *s = strdup(curcon);
-
-		if (!s) {
-			r = -ENOMEM;
-		} else {
-			free(*newcon);
-			*newcon = s;
-		}
+		free(*newcon);
+		*newcon = d;
 	}
 	if (cc)
 		context_free(cc);
@@ -495,6 +490,19 @@ static int restore_one(struct walk *w, const char *path, const struct stat *st,
 	ssize_t n;
 	int r;
 
+	/* A second name of an inode may have been made by whoever can write
+	 * the directory being relabelled (a home, /tmp): relabelling through
+	 * it would change a file that lives elsewhere, perhaps another
+	 * user's.  Not an error: the walk goes on.  selinux_restorecon(3)
+	 * documents no message for it; restorecond sets the flag on every
+	 * call, so ours is only for VERBOSE callers. */
+	if (F(w, SKIP_MULTILINK) && !S_ISDIR(st->st_mode) && st->st_nlink > 1) {
+		if (w->verbose)
+			rc_log(SELINUX_INFO,
+			       "Skipping %s: it has %ju hard links\n", path,
+			       (uintmax_t)st->st_nlink);
+		return 0;
+	}
 	if (w->root) {
 		if (strncmp(w->root, path, w->rootlen)) {
 			rc_log(SELINUX_ERROR,
@@ -545,7 +553,7 @@ static int restore_one(struct walk *w, const char *path, const struct stat *st,
 				       path, curcon);
 			return 0;
 		}
-		r = keep_all_but_type(curcon, &newcon);
+		r = merge_spec(curcon, &newcon, F(w, SET_USER_ROLE));
 		if (r < 0)
 			goto err;
 		if (!strcmp(curcon, newcon))
@@ -556,9 +564,11 @@ static int restore_one(struct walk *w, const char *path, const struct stat *st,
 		if (r < 0)
 			goto err;
 	}
-	pthread_mutex_lock(&w->lock);
-	w->relabeled++;
-	pthread_mutex_unlock(&w->lock);
+	if (F(w, COUNT_RELABELED)) {
+		pthread_mutex_lock(&w->lock);
+		w->relabeled++;
+		pthread_mutex_unlock(&w->lock);
+	}
 	/* glibc prints a NULL %s as "(null)"; the reference's message shows
 	 * that for an unlabelled file, and so does ours. */
 	if (w->verbose)
