@@ -20,7 +20,8 @@ static const char *policy_file;
 static void usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-o out_file] [-p policy_file] fc_file\n"
+		"usage: %s [-iV] [-F version] [-o out_file] [-p policy_file] "
+		"fc_file\n"
 		"Where:\n\t"
 		"-o       Optional file name of the PCRE formatted binary\n\t"
 		"         file to be output. If not specified the default\n\t"
@@ -38,6 +39,10 @@ static void usage(const char *prog)
 		"         Arch identifier format (PCRE2):\n\t"
 		"         <pointer width>-<size type width>-<endianness>, e.g.,\n\t"
 		"         \"8-8-el\" for x86_64.\n\t"
+		"-V       Print binary output format version and exit.\n\t"
+		"-F       Binary output format version: 5 (the default, read\n\t"
+		"         by libselinux 2.7 to 3.7) or 6 (big-endian, read by\n\t"
+		"         libselinux 3.8 and later).\n\t"
 		"fc_file  The text based file contexts file to be processed.\n",
 		prog);
 	exit(EXIT_FAILURE);
@@ -53,14 +58,35 @@ int main(int argc, char **argv)
 	const char *out = NULL, *in;
 	char *def = NULL;
 	bool no_regex = false;
+	int version = 5;
+	char *end;
 	const char *what;
 	struct stat st;
 	int c, r, stage;
 
 	if (argc < 2)
 		usage(argv[0]);
-	while ((c = getopt(argc, argv, "o:p:ri")) != -1) {
+	while ((c = getopt(argc, argv, "o:p:riVF:")) != -1) {
 		switch (c) {
+		case 'F':
+			/* Not an option of the reference's tool (3.4 writes 5
+			 * only, 3.8 and later 6 only). */
+			errno = 0;
+			version = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end ||
+			    (version != 5 && version != 6)) {
+				fprintf(stderr,
+					"%s: unsupported format "
+					"version %s (5 or 6)\n",
+					argv[0], optarg);
+				return EXIT_FAILURE;
+			}
+			break;
+		case 'V':
+			/* As 3.8's tool says it: the version it writes. */
+			printf("Compiled fcontext format version %d\n",
+			       version);
+			return EXIT_SUCCESS;
 		case 'o':
 			out = optarg;
 			break;
@@ -112,7 +138,7 @@ int main(int argc, char **argv)
 			return EXIT_FAILURE;
 		out = def;
 	}
-	r = lbl_fc_compile(in, out, no_regex,
+	r = lbl_fc_compile(in, out, version, no_regex,
 			   policy_file ? check_context : NULL, &stage, &what);
 	/* Debian's exit status: 255 when the input does not parse or the
 	 * output cannot be written, its messages naming the step. */

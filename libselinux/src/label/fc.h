@@ -216,6 +216,24 @@ int fc_parse_bin(struct fc_load *l, int fd, const uint8_t *buf, size_t len);
 /* Write d's specs as a version 5 file_contexts.bin to fd (with serialized
  * regexes unless no_regex). */
 int fc_write_bin(struct fc_data *d, int fd, bool no_regex);
+/* fc_parse_bin's answer for a compiled file of a version we do not read
+ * (after its one message): the caller tries the text file instead. */
+#define FC_EVERSION EPROTONOSUPPORT
+
+/* fc_bin6.c, fc_bin6_write.c: version 6, big-endian (libselinux 3.8+). */
+#define FC_BIN6_VERSION 6
+/* File kinds 0-7 of version 6 as S_IFMT bits (0: any). */
+#define FC_BIN6_KINDS 8
+extern const uint32_t fc_bin6_kind_mode[FC_BIN6_KINDS];
+/* The literal [s, s + n) stands for, its backslashes dropped, into out
+ * (n + 1 bytes, may be NULL): its length, or -1 if s is no literal for
+ * libselinux 3.8 (a NUL, a meta character of ".^$?*+|[({])}", or an
+ * escape of anything but those and "-_,"). */
+ssize_t fc_bin6_simplify(const char *s, size_t n, char *out);
+/* As fc_parse_bin, for a version 6 file (fc_parse_bin hands it over). */
+int fc_parse_bin6(struct fc_load *l, int fd, const uint8_t *buf, size_t len);
+/* Write d's specs as a version 6 file_contexts.bin to fd. */
+int fc_write_bin6(struct fc_data *d, int fd, bool no_regex);
 
 /* jit.c: may this process JIT-compile regexes (process:execmem)? */
 bool lbl_jit_allowed(void);

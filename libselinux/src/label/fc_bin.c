@@ -7,6 +7,7 @@
 #include "fc.h"
 
 /*
+ * Versions 2 to 5 (version 6 is another layout: fc_bin6.c).
  * The format (little-endian on the machines Debian 12's
  * sefcontext_compile runs on; every integer is a host-order u32):
  *   magic 0xf97cff8a, version (5 for Debian 12's tools),
@@ -154,15 +155,34 @@ int fc_parse_bin(struct fc_load *l, int fd, const uint8_t *buf, size_t len)
 		r.end = buf + len;
 	}
 	e = 0;
-	if ((e = rd_u32(&r, &magic)) < 0 || magic != FC_BIN_MAGIC)
+	if ((e = rd_need(&r, 8)) < 0)
 		goto bad;
-	if ((e = rd_u32(&r, &version)) < 0)
+	magic = u32_at(r.p);
+	version = u32_at(r.p + 4);
+	r.p += 8;
+	/* Version 6 is big-endian on every machine (fc_bin6.c). */
+	if (be32toh(magic) == FC_BIN_MAGIC &&
+	    be32toh(version) == FC_BIN6_VERSION) {
+		rd_done(&r);
+		return fc_parse_bin6(l, fd, buf, len);
+	}
+	if (magic != FC_BIN_MAGIC && be32toh(magic) != FC_BIN_MAGIC)
 		goto bad;
-	if (version < 2 || version > FC_BIN_VERSION) {
-		core_log(SELINUX_ERROR, "%s: unsupported format version %u\n",
+	if (magic != FC_BIN_MAGIC || version < 2 || version > FC_BIN_VERSION) {
+		/*
+		 * Debian 12's library skips a compiled file of a version it
+		 * does not know without a word, and reads the text file
+		 * (without one, the open fails with ENOENT).  We say why
+		 * once: the caller does not try this file again.
+		 */
+		if (magic != FC_BIN_MAGIC)
+			version = be32toh(version);
+		core_log(SELINUX_WARNING,
+			 "%s: compiled file contexts version %u is not "
+			 "supported (versions 2 to 6 are), ignored\n",
 			 l->path, version);
 		rd_done(&r);
-		return -EINVAL;
+		return -FC_EVERSION;
 	}
 	/* PCRE2 version and arch strings: informational for us. */
 	if ((e = rd_u32(&r, &n)) < 0 || (e = rd_skip(&r, n)) < 0)

@@ -7,8 +7,8 @@
 
 #include "fc.h"
 
-int lbl_fc_compile(const char *in, const char *out, bool no_regex,
-		   int (*validate)(const char *ctx), int *stage,
+int lbl_fc_compile(const char *in, const char *out, int version,
+		   bool no_regex, int (*validate)(const char *ctx), int *stage,
 		   const char **what)
 {
 	struct selabel_handle h = { .backend = SELABEL_CTX_FILE };
@@ -23,6 +23,10 @@ int lbl_fc_compile(const char *in, const char *out, bool no_regex,
 	*what = NULL;
 	if (!d)
 		return -ENOMEM;
+	if (version != 5 && version != FC_BIN6_VERSION) {
+		free(d);
+		return -EINVAL;
+	}
 	pthread_mutex_init(&d->lock, NULL);
 	d->jit = -1;
 	h.data = d;
@@ -82,7 +86,8 @@ int lbl_fc_compile(const char *in, const char *out, bool no_regex,
 		goto out;
 	}
 	*what = "write";
-	r = fc_write_bin(d, fd, no_regex);
+	r = version == FC_BIN6_VERSION ? fc_write_bin6(d, fd, no_regex) :
+					 fc_write_bin(d, fd, no_regex);
 	if (r >= 0 && fchmod(fd, 0644) < 0) {
 		*what = "fchmod";
 		r = -errno;

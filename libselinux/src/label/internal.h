@@ -105,16 +105,18 @@ int lbl_x_open(struct selabel_handle *h, const struct selinux_opt *opts,
 int lbl_db_open(struct selabel_handle *h, const struct selinux_opt *opts,
 		unsigned int n);
 
-/* fc_compile.c: compile the text file_contexts in into the .bin out (a
- * version 5 file both we and Debian 12's library read), with serialized
- * regexes unless no_regex; validate (may be NULL) checks each context.
+/* fc_compile.c: compile the text file_contexts in into the .bin out of
+ * the given version: 5 (what Debian 12's library reads) or 6 (the
+ * big-endian tree of libselinux 3.8 and later; -EINVAL for any other),
+ * with serialized regexes unless no_regex; validate (may be NULL)
+ * checks each context.
  * Every regex is compiled as it is read (a bad one fails the file).
  * 0 or -errno; *stage says what failed: LBL_FC_READ (reading or
  * parsing in, reported through the log callback) or LBL_FC_WRITE
  * (writing out: *what names the call that failed). */
 enum { LBL_FC_READ, LBL_FC_WRITE };
-int lbl_fc_compile(const char *in, const char *out, bool no_regex,
-		   int (*validate)(const char *ctx), int *stage,
+int lbl_fc_compile(const char *in, const char *out, int version,
+		   bool no_regex, int (*validate)(const char *ctx), int *stage,
 		   const char **what);
 
 /* matchpathcon.c: the compat hooks lbl_validate consults. */

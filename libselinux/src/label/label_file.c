@@ -1,6 +1,7 @@
 /* label/label_file.c: the file_contexts backend, opening and closing. */
 #include <limits.h>
 #include <string.h>
+#include <endian.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -73,7 +74,8 @@ static int load_one(struct selabel_handle *h, struct fc_data *d,
 	len = st.st_size;
 	if (len >= 4 && pread(fd, &magic, 4, 0) < 0)
 		return -errno;
-	l.bin = magic == FC_BIN_MAGIC;
+	/* Versions 2-5 are in host order, 6 is big-endian. */
+	l.bin = magic == FC_BIN_MAGIC || be32toh(magic) == FC_BIN_MAGIC;
 	if (len && h->digest) {
 		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
 			   fd, 0);
@@ -103,7 +105,11 @@ static int load_one(struct selabel_handle *h, struct fc_data *d,
  * whole seconds, the reference's rule: the compiled file wins a tie).
  * If the chosen file fails to load, the other is tried, as the reference
  * does (with one file, it is tried twice, so its messages come twice,
- * as the reference's do).  A missing file is -ENOENT.
+ * as the reference's do).  A missing file is -ENOENT.  A compiled file of
+ * a version we do not read is skipped as the reference skips it: the
+ * answer is the other file's, or ENOENT without one (the reference's
+ * errno is left over from the other file, or from its failed stat); we
+ * log that once, so such a file is not tried twice.
  */
 static int process_file(struct selabel_handle *h, struct fc_data *d,
 			const char *path, const char *prefix)
@@ -127,6 +133,7 @@ static int process_file(struct selabel_handle *h, struct fc_data *d,
 					   order[0];
 	for (int i = 0; i < 2; i++) {
 		uint32_t nspec = d->nspec, nfiles = d->nfiles;
+		int prev = r;
 
 		r = load_one(h, d, order[i], prefix);
 		if (r >= 0 || r == -ENOMEM)
@@ -135,6 +142,11 @@ static int process_file(struct selabel_handle *h, struct fc_data *d,
 		d->nspec = nspec;
 		while (d->nfiles > nfiles)
 			free(d->files[--d->nfiles]);
+		if (r == -FC_EVERSION) {
+			r = prev;
+			if (order[1] == order[0])
+				break;
+		}
 	}
 	return r;
 }

@@ -14,7 +14,8 @@ FCDIFF_N records (default 100000; FCDIFF_N=0: everything).
 The policy files (file_contexts, .homedirs, .subs_dist; FCDIFF_DIR,
 default /etc/selinux/default/contexts/files) are copied into three
 directories: text only; .bin only, compiled by Debian's
-sefcontext_compile; .bin only, compiled by ours (no text beside a .bin,
+sefcontext_compile; .bin only, compiled by ours; .bin only, compiled
+by ours as version 6 (libselinux 3.8's format; no text beside a .bin,
 so that a .bin a library cannot read fails loudly instead of falling
 back to the text).  fcprobe, linked against the system's library, runs
 once per library and directory, each in its own process; ours through
@@ -24,6 +25,7 @@ name):
   bin:       ours         vs Debian's, on Debian's .bin
   our-bin:   Debian's     vs Debian's own .bin, on our .bin
   our-bin:   ours         vs Debian's own .bin, on our .bin
+  our-bin6:  ours         vs ours, on the text (Debian cannot read it)
 Exit 1 on any difference, 77 when the policy is missing.
 """
 import concurrent.futures
@@ -100,7 +102,8 @@ def main():
 
 
 def run(tmp):
-    dirs = {k: os.path.join(tmp, k) for k in ('text', 'bin', 'ourbin')}
+    dirs = {k: os.path.join(tmp, k)
+            for k in ('text', 'bin', 'ourbin', 'ourbin6')}
     for k, d in dirs.items():
         os.mkdir(d)
         for f in FILES:
@@ -110,8 +113,10 @@ def run(tmp):
             if k == 'text':
                 continue
             fn = os.path.join(d, f)
-            tool = 'sefcontext_compile' if k == 'bin' else OUR_COMPILE
-            subprocess.run([tool, fn], check=True)
+            tool = ['sefcontext_compile'] if k == 'bin' else [OUR_COMPILE]
+            if k == 'ourbin6':
+                tool += ['-F', '6']
+            subprocess.run(tool + [fn], check=True)
             os.unlink(fn)
 
     rnd = random.Random(20240501)
@@ -129,7 +134,7 @@ def run(tmp):
         f.write(b''.join(r + b'\0' for r in recs))
 
     runs = [('text', False), ('text', True), ('bin', False), ('bin', True),
-            ('ourbin', False), ('ourbin', True)]
+            ('ourbin', False), ('ourbin', True), ('ourbin6', True)]
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as ex:
         futs = {r: ex.submit(probe, dirs[r[0]], r[1], corpus) for r in runs}
         out = {r: f.result() for r, f in futs.items()}
@@ -153,7 +158,9 @@ def run(tmp):
               ('our .bin: Debian vs Debian on its own .bin',
                lines('ourbin', False), lines('bin', False)),
               ('our .bin: ours vs Debian on its own .bin',
-               lines('ourbin', True), lines('bin', False))]
+               lines('ourbin', True), lines('bin', False)),
+              ('our version 6 .bin: ours vs ours on the text',
+               lines('ourbin6', True), lines('text', True))]
     total_bad = 0
     for name, got, want in checks:
         print(f'{name}:')
@@ -171,7 +178,7 @@ def run(tmp):
                                         lines('bin', False)))
     print(f'(Debian text vs Debian .bin: {d_tb} answers differ; '
           'each library is compared on the same input only)')
-    print(f'fcdiff: {4 * len(recs)} comparisons of {len(recs)} keys, '
+    print(f'fcdiff: {len(checks) * len(recs)} comparisons of {len(recs)} keys, '
           f'{total_bad} differences')
     return 1 if total_bad else 0
 

@@ -1,0 +1,484 @@
+/* label/fc_bin6_write.c: compiled file_contexts.bin version 6, written. */
+#include <endian.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fc.h"
+
+/*
+ * The layout is described in fc_bin6.c.  We build the tree 3.8 builds
+ * from the same text (its lookups depend on where a spec sits), so that
+ * libselinux 3.8 and later read our file as their own: a spec goes into
+ * the node of the first (at most TREE_DEPTH) components of its path that
+ * are plain text, each followed by a '/'.
+ */
+#define TREE_DEPTH 3
+
+struct wnode {
+	char *stem;		   /* NULL for the root */
+	uint32_t *lit, nlit, alit; /* spec indices */
+	uint32_t *re, nre, are;
+	struct wnode *kid;
+	uint32_t nkid, akid;
+};
+
+struct wr6 {
+	const struct fc_spec *spec; /* the specs in source order */
+	uint32_t nspec;
+	char **lit;	   /* lit[i]: spec i's literal, NULL for a regex spec */
+	uint32_t *ctx_id;  /* per spec, from 1 */
+	const char **ctxs; /* distinct contexts by id - 1 */
+	uint32_t nctxs;
+	uint32_t *ctab; /* open addressing: spec index + 1, 0 when free */
+	uint32_t cmask;
+	uint8_t *b; /* the output */
+	size_t n, cap;
+	bool no_regex;
+};
+
+/* Room for one more of n elements of size in *p (*cap of them). */
+static int grow(void **p, uint32_t *cap, uint32_t n, size_t size)
+{
+	uint32_t c = *cap ? 2 * *cap : 4;
+	void *q;
+
+	if (n < *cap)
+		return 0;
+	if (c < *cap)
+		return -EOVERFLOW;
+	q = reallocarray(*p, c, size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+static void wnode_free(struct wnode *n)
+{
+	for (uint32_t i = 0; i < n->nkid; i++)
+		wnode_free(&n->kid[i]);
+	free(n->kid);
+	free(n->lit);
+	free(n->re);
+	free(n->stem);
+}
+
+/* The child of n for stem [s, s + len): found or added. */
+static int child(struct wnode *n, const char *s, size_t len, struct wnode **out)
+{
+	char *stem;
+	int e;
+
+	for (uint32_t i = 0; i < n->nkid; i++)
+		if (!strncmp(n->kid[i].stem, s, len) && !n->kid[i].stem[len]) {
+			*out = &n->kid[i];
+			return 0;
+		}
+	if (len >= UINT16_MAX)
+		return -EOVERFLOW;
+	e = grow((void **)&n->kid, &n->akid, n->nkid, sizeof(*n->kid));
+	if (e < 0)
+		return e;
+	stem = strndup(s, len);
+	if (!stem)
+		return -ENOMEM;
+	memset(&n->kid[n->nkid], 0, sizeof(*n->kid));
+	n->kid[n->nkid].stem = stem;
+	*out = &n->kid[n->nkid++];
+	return 0;
+}
+
+/*
+ * The node spec i goes in.  Empty components ("//") are skipped.  3.8
+ * starts a regex's walk at its first character whatever it is, a
+ * literal's only at a '/', and stops a regex's at its first component
+ * that is not plain text: so do we.
+ */
+static int place(struct wr6 *w, struct wnode *root, uint32_t i,
+		 struct wnode **out)
+{
+	const char *p = w->lit[i] ? w->lit[i] : w->spec[i].regex;
+	struct wnode *n = root;
+	int depth = 0, e;
+
+	while (depth < TREE_DEPTH) {
+		const char *q;
+		size_t len;
+
+		if (w->lit[i] && *p != '/')
+			break;
+		if (!*p || !(q = strchr(p + 1, '/')))
+			break;
+		len = q - p - 1;
+		if (!len) {
+			p = q;
+			continue;
+		}
+		if (w->lit[i]) {
+			e = child(n, p + 1, len, &n);
+		} else {
+			_cleanup_free_ char *stem = malloc(len + 1);
+			ssize_t k;
+
+			if (!stem)
+				return -ENOMEM;
+			k = fc_bin6_simplify(p + 1, len, stem);
+			if (k < 0 || k >= UINT16_MAX)
+				break;
+			e = child(n, stem, k, &n);
+		}
+		if (e < 0)
+			return e;
+		p = q;
+		depth++;
+	}
+	*out = n;
+	return 0;
+}
+
+static int cmp_kid(const void *a, const void *b)
+{
+	return strcmp(((const struct wnode *)a)->stem,
+		      ((const struct wnode *)b)->stem);
+}
+
+/* Literal specs by literal; among equal ones the last in the file first,
+ * which 3.8 then answers with, as Debian 12's library does from the
+ * text (and as our reader does from this order). */
+static int cmp_lit(const void *a, const void *b, void *u)
+{
+	const struct wr6 *w = u;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	int c = strcmp(w->lit[i], w->lit[j]);
+
+	return c ? c : (i < j) - (i > j);
+}
+
+static void sort_node(struct wr6 *w, struct wnode *n)
+{
+	if (n->nlit > 1)
+		qsort_r(n->lit, n->nlit, sizeof(*n->lit), cmp_lit, w);
+	if (n->nkid > 1)
+		qsort(n->kid, n->nkid, sizeof(*n->kid), cmp_kid);
+	for (uint32_t i = 0; i < n->nkid; i++)
+		sort_node(w, &n->kid[i]);
+}
+
+/* Give spec i's context an id, a new one the first time it is seen. */
+static void number_ctx(struct wr6 *w, uint32_t i)
+{
+	const char *c = w->spec[i].ctx;
+
+	for (uint32_t h = fc_hash(c, strlen(c));; h++) {
+		uint32_t *slot = &w->ctab[h & w->cmask];
+
+		if (!*slot) {
+			*slot = i + 1;
+			w->ctxs[w->nctxs] = c;
+			w->ctx_id[i] = ++w->nctxs;
+			return;
+		}
+		if (!strcmp(w->spec[*slot - 1].ctx, c)) {
+			w->ctx_id[i] = w->ctx_id[*slot - 1];
+			return;
+		}
+	}
+}
+
+/* Ids in the order the tree is written, as 3.8 numbers them. */
+static void number_node(struct wr6 *w, const struct wnode *n)
+{
+	for (uint32_t i = 0; i < n->nlit; i++)
+		number_ctx(w, n->lit[i]);
+	for (uint32_t i = 0; i < n->nre; i++)
+		number_ctx(w, n->re[i]);
+	for (uint32_t i = 0; i < n->nkid; i++)
+		number_node(w, &n->kid[i]);
+}
+
+static int put(struct wr6 *w, const void *p, size_t n)
+{
+	if (w->cap - w->n < n) {
+		size_t cap = w->cap ? w->cap : 65536;
+		uint8_t *b;
+
+		while (cap - w->n < n)
+			cap *= 2;
+		b = realloc(w->b, cap);
+		if (!b)
+			return -ENOMEM;
+		w->b = b;
+		w->cap = cap;
+	}
+	memcpy(w->b + w->n, p, n);
+	w->n += n;
+	return 0;
+}
+
+static int put_u8(struct wr6 *w, uint8_t v)
+{
+	return put(w, &v, 1);
+}
+
+static int put_u16(struct wr6 *w, uint16_t v)
+{
+	v = htobe16(v);
+	return put(w, &v, 2);
+}
+
+static int put_u32(struct wr6 *w, uint32_t v)
+{
+	v = htobe32(v);
+	return put(w, &v, 4);
+}
+
+/* u16 len + s + NUL, len counting the NUL. */
+static int put_str(struct wr6 *w, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	int e;
+
+	if (n > UINT16_MAX)
+		return -EOVERFLOW;
+	if ((e = put_u16(w, n)) < 0)
+		return e;
+	return put(w, s, n);
+}
+
+static uint8_t kind_of(uint32_t mode)
+{
+	for (uint8_t k = 1; k < FC_BIN6_KINDS; k++)
+		if (fc_bin6_kind_mode[k] == mode)
+			return k;
+	return 0;
+}
+
+/* 3.8's prefix_len of a regex spec: the characters before its first
+ * meta character or unknown escape, an escape counting one. */
+static uint16_t prefix_len(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++, n++) {
+		if (strchr(".^$?*+|[({])}", *s))
+			break;
+		if (*s == '\\') {
+			if (!s[1] || !strchr(".^$?*+|[({])}-_,", s[1]))
+				break;
+			s++;
+		}
+	}
+	return n > UINT16_MAX ? UINT16_MAX : n;
+}
+
+/* u32 len + the serialized "^regex$" (len 0 and nothing with -r). */
+static int put_regex_blob(struct wr6 *w, const char *regex)
+{
+	uint8_t *blob = NULL;
+	PCRE2_SIZE blen = 0;
+	int e, err;
+	size_t off;
+
+	if (!w->no_regex) {
+		pcre2_code *c = fc_compile(regex, &err, &off);
+		const pcre2_code *list[1] = {c};
+
+		if (!c)
+			return -EINVAL;
+		e = pcre2_serialize_encode(list, 1, &blob, &blen, NULL);
+		pcre2_code_free(c);
+		if (e < 0)
+			return -ENOMEM;
+		if (blen >= UINT32_MAX) {
+			pcre2_serialize_free(blob);
+			return -EOVERFLOW;
+		}
+	}
+	e = put_u32(w, blen);
+	if (e == 0 && blen)
+		e = put(w, blob, blen);
+	if (blob)
+		pcre2_serialize_free(blob);
+	return e;
+}
+
+static int put_node(struct wr6 *w, const struct wnode *n)
+{
+	int e;
+
+	if ((e = put_str(w, n->stem ? n->stem : "")) < 0 ||
+	    (e = put_u32(w, n->nlit)) < 0)
+		return e;
+	for (uint32_t k = 0; k < n->nlit; k++) {
+		uint32_t i = n->lit[k];
+		const struct fc_spec *s = &w->spec[i];
+
+		if ((e = put_u32(w, w->ctx_id[i])) < 0 ||
+		    (e = put_str(w, s->regex)) < 0 ||
+		    (e = put_str(w, w->lit[i])) < 0 ||
+		    (e = put_u8(w, kind_of(s->mode))) < 0)
+			return e;
+	}
+	if ((e = put_u32(w, n->nre)) < 0)
+		return e;
+	for (uint32_t k = 0; k < n->nre; k++) {
+		uint32_t i = n->re[k];
+		const struct fc_spec *s = &w->spec[i];
+
+		if ((e = put_u32(w, w->ctx_id[i])) < 0 ||
+		    (e = put_u32(w, s->lineno)) < 0 ||
+		    (e = put_str(w, s->regex)) < 0 ||
+		    (e = put_u16(w, prefix_len(s->regex))) < 0 ||
+		    (e = put_u8(w, kind_of(s->mode))) < 0 ||
+		    (e = put_regex_blob(w, s->regex)) < 0)
+			return e;
+	}
+	if ((e = put_u32(w, n->nkid)) < 0)
+		return e;
+	for (uint32_t k = 0; k < n->nkid; k++)
+		if ((e = put_node(w, &n->kid[k])) < 0)
+			return e;
+	return 0;
+}
+
+static int put_header(struct wr6 *w)
+{
+	char ver[64], arch[32];
+	uint64_t total = htobe64(w->nspec);
+	int e;
+
+	pcre2_config(PCRE2_CONFIG_VERSION, ver);
+	snprintf(arch, sizeof(arch), "%zu-%zu-%s", sizeof(void *),
+		 sizeof(PCRE2_SIZE),
+		 __BYTE_ORDER == __LITTLE_ENDIAN ? "el" : "eb");
+	if ((e = put_u32(w, FC_BIN_MAGIC)) < 0 ||
+	    (e = put_u32(w, FC_BIN6_VERSION)) < 0 ||
+	    (e = put_u32(w, strlen(ver))) < 0 ||
+	    (e = put(w, ver, strlen(ver))) < 0 ||
+	    (e = put_u32(w, strlen(arch))) < 0 ||
+	    (e = put(w, arch, strlen(arch))) < 0 ||
+	    (e = put(w, &total, 8)) < 0 || (e = put_u32(w, w->nctxs)) < 0)
+		return e;
+	for (uint32_t i = 0; i < w->nctxs; i++) {
+		size_t n = strlen(w->ctxs[i]);
+
+		if (n >= UINT16_MAX)
+			return -EOVERFLOW;
+		if ((e = put_u16(w, n)) < 0 || (e = put(w, w->ctxs[i], n)) < 0)
+			return e;
+	}
+	return 0;
+}
+
+/* Every spec into its node: literal ones with their literal. */
+static int build(struct wr6 *w, struct wnode *root)
+{
+	int e;
+
+	for (uint32_t i = 0; i < w->nspec; i++) {
+		const struct fc_spec *s = &w->spec[i];
+		size_t rlen = strlen(s->regex);
+		struct wnode *n;
+		ssize_t k;
+
+		/* 3.8 refuses line 0 (our text parser counts from 1). */
+		if (!s->lineno || (s->mode && !kind_of(s->mode)))
+			return -EINVAL;
+		k = fc_bin6_simplify(s->regex, rlen, NULL);
+		if (k >= 0) {
+			w->lit[i] = malloc(k + 1);
+			if (!w->lit[i])
+				return -ENOMEM;
+			fc_bin6_simplify(s->regex, rlen, w->lit[i]);
+		}
+		if ((e = place(w, root, i, &n)) < 0)
+			return e;
+		if (w->lit[i]) {
+			e = grow((void **)&n->lit, &n->alit, n->nlit, 4);
+			if (e < 0)
+				return e;
+			n->lit[n->nlit++] = i;
+		} else {
+			e = grow((void **)&n->re, &n->are, n->nre, 4);
+			if (e < 0)
+				return e;
+			n->re[n->nre++] = i;
+		}
+	}
+	return 0;
+}
+
+/* By line: regex specs go into their nodes in source order. */
+static int cmp_line(const void *a, const void *b)
+{
+	const struct fc_spec *x = a, *y = b;
+
+	return (x->lineno > y->lineno) - (x->lineno < y->lineno);
+}
+
+static int wr_all(int fd, const uint8_t *b, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, b, n);
+
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		b += k;
+		n -= k;
+	}
+	return 0;
+}
+
+int fc_write_bin6(struct fc_data *d, int fd, bool no_regex)
+{
+	_cleanup_free_ struct fc_spec *spec = NULL;
+	struct wr6 w = {.nspec = d->nspec, .no_regex = no_regex};
+	struct wnode root = {0};
+	uint32_t size = 16;
+	int e = -ENOMEM;
+
+	while (size < 2 * (d->nspec + 1))
+		size *= 2;
+	/* A copy in source order (d's array keeps the order its reader
+	 * gave it); lines are distinct in one text file, and qsort's order
+	 * of equal ones does not matter then. */
+	spec = malloc((d->nspec + 1) * sizeof(*spec));
+	w.lit = calloc(d->nspec + 1, sizeof(*w.lit));
+	w.ctx_id = calloc(d->nspec + 1, sizeof(*w.ctx_id));
+	w.ctxs = calloc(d->nspec + 1, sizeof(*w.ctxs));
+	w.ctab = calloc(size, sizeof(*w.ctab));
+	w.cmask = size - 1;
+	if (spec && w.lit && w.ctx_id && w.ctxs && w.ctab) {
+		memcpy(spec, d->spec, d->nspec * sizeof(*spec));
+		qsort(spec, d->nspec, sizeof(*spec), cmp_line);
+		w.spec = spec;
+		e = build(&w, &root);
+	}
+	if (e == 0) {
+		sort_node(&w, &root);
+		number_node(&w, &root);
+		e = put_header(&w);
+	}
+	if (e == 0)
+		e = put_node(&w, &root);
+	if (e == 0)
+		e = wr_all(fd, w.b, w.n);
+	if (e == -EOVERFLOW)
+		core_log(SELINUX_ERROR,
+			 "a regex, path component or context of 65535 bytes "
+			 "or more does not fit in a version 6 "
+			 "file_contexts.bin\n");
+	wnode_free(&root);
+	for (uint32_t i = 0; w.lit && i < d->nspec; i++)
+		free(w.lit[i]);
+	free(w.lit);
+	free(w.ctx_id);
+	free(w.ctxs);
+	free(w.ctab);
+	free(w.b);
+	return e;
+}
