@@ -7,12 +7,15 @@
  *                                    a chunk, splicing with another file)
  *   driver -f FILE...                every byte of each file flipped with
  *                                    0xff, 0x01 and 0x80, one at a time
+ * A directory stands for the files in it (a libFuzzer corpus).
  * Any crash or sanitizer report ends the run; it exits 0 otherwise.
  */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -52,6 +55,52 @@ static uint8_t *slurp(const char *path, size_t *n)
 	return b;
 }
 
+/* The arguments, each directory replaced by its regular files (sorted,
+ * so that a run does not depend on readdir's order). */
+static char **expand(char **argv, int argc, int *n)
+{
+	char **out = NULL;
+	int k = 0;
+
+	for (int i = 0; i < argc; i++) {
+		struct dirent **de;
+		struct stat st;
+		int m;
+
+		if (stat(argv[i], &st) < 0 || !S_ISDIR(st.st_mode)) {
+			out = realloc(out, (k + 1) * sizeof(*out));
+			if (!out)
+				exit(2);
+			out[k++] = strdup(argv[i]);
+			continue;
+		}
+		m = scandir(argv[i], &de, NULL, alphasort);
+		if (m < 0) {
+			perror(argv[i]);
+			exit(2);
+		}
+		for (int j = 0; j < m; j++) {
+			const char *name = de[j]->d_name;
+			char *path;
+
+			if (asprintf(&path, "%s/%s", argv[i], name) < 0)
+				exit(2);
+			if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+				out = realloc(out, (k + 1) * sizeof(*out));
+				if (!out)
+					exit(2);
+				out[k++] = path;
+			} else {
+				free(path);
+			}
+			free(de[j]);
+		}
+		free(de);
+	}
+	*n = k;
+	return out;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long runs = 1000;
@@ -74,14 +123,16 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	int nseed = argc - optind;
+	int nseed;
+	char **paths = expand(argv + optind, argc - optind, &nseed);
 
 	if (nseed <= 0)
 		return 2;
 	seed = calloc(nseed, sizeof(*seed));
 	slen = calloc(nseed, sizeof(*slen));
 	for (int i = 0; i < nseed; i++) {
-		seed[i] = slurp(argv[optind + i], &slen[i]);
+		seed[i] = slurp(paths[i], &slen[i]);
+		free(paths[i]);
 		LLVMFuzzerTestOneInput(seed[i], slen[i]);
 		total++;
 	}
@@ -167,5 +218,6 @@ int main(int argc, char **argv)
 		free(seed[i]);
 	free(seed);
 	free(slen);
+	free(paths);
 	return 0;
 }
