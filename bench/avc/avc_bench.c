@@ -35,6 +35,9 @@ static security_id_t ssid, tsid;
 static security_class_t cls;
 static access_vector_t perm;
 static long n;
+/* Each figure is the best of REPS runs of N / REPS calls: the least
+ * disturbed by other work on the machine. */
+#define REPS 5
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
 static double now(void)
@@ -95,14 +98,14 @@ int main(int argc, char **argv)
 {
 	struct av_decision avd;
 	pthread_t th[2];
-	double t0, t1;
+	double t0, t1, best;
 
 	if (argc != 7) {
 		fprintf(stderr, "usage: avc_bench MNT SCON TCON CLASS PERM N\n");
 		return 2;
 	}
 	set_selinuxmnt(argv[1]);
-	n = atol(argv[6]);
+	n = atol(argv[6]) / REPS;
 	cls = string_to_security_class(argv[4]);
 	perm = string_to_av_perm(cls, argv[5]);
 	if (!cls || !perm) {
@@ -117,22 +120,32 @@ int main(int argc, char **argv)
 		perror("avc_bench: the decision is not granted");
 		return 1;
 	}
-	t0 = now();
-	loop(NULL);
-	t1 = now();
-	printf("hit_ns %.2f\n", (t1 - t0) * 1e9 / (double)n);
+	best = 1e30;
+	for (int r = 0; r < REPS; r++) {
+		t0 = now();
+		loop(NULL);
+		t1 = now();
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	printf("hit_ns %.2f\n", best * 1e9 / (double)n);
 
 	if (selinux_check_access(argv[2], argv[3], argv[4], argv[5], NULL)) {
 		perror("avc_bench: selinux_check_access");
 		return 1;
 	}
-	t0 = now();
-	for (long i = 0; i < n / 4; i++)
-		if (selinux_check_access(argv[2], argv[3], argv[4], argv[5],
-					 NULL))
-			errors++;
-	t1 = now();
-	printf("check_ns %.2f\n", (t1 - t0) * 1e9 / (double)(n / 4));
+	best = 1e30;
+	for (int r = 0; r < REPS; r++) {
+		t0 = now();
+		for (long i = 0; i < n / 4; i++)
+			if (selinux_check_access(argv[2], argv[3], argv[4],
+						 argv[5], NULL))
+				errors++;
+		t1 = now();
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	printf("check_ns %.2f\n", best * 1e9 / (double)(n / 4));
 	{
 		static char copies[256][4][256];
 
@@ -140,33 +153,48 @@ int main(int argc, char **argv)
 			for (int j = 0; j < 4; j++)
 				snprintf(copies[i][j], sizeof(copies[i][j]),
 					 "%s", argv[2 + j]);
-		t0 = now();
-		for (long i = 0; i < n / 4; i++) {
-			char(*c)[256] = copies[i & 255];
+		best = 1e30;
+		for (int r = 0; r < REPS; r++) {
+			t0 = now();
+			for (long i = 0; i < n / 4; i++) {
+				char(*c)[256] = copies[i & 255];
 
-			if (selinux_check_access(c[0], c[1], c[2], c[3], NULL))
-				errors++;
+				if (selinux_check_access(c[0], c[1], c[2],
+							 c[3], NULL))
+					errors++;
+			}
+			t1 = now();
+			if (t1 - t0 < best)
+				best = t1 - t0;
 		}
-		t1 = now();
-		printf("check_copies_ns %.2f\n",
-		       (t1 - t0) * 1e9 / (double)(n / 4));
+		printf("check_copies_ns %.2f\n", best * 1e9 / (double)(n / 4));
 	}
 	avc_destroy();
 
 	if (open_avc(1, argv[2], argv[3]))
 		return 1;
 	loop(NULL); /* warm */
-	t0 = now();
-	loop(NULL);
-	t1 = now();
-	printf("t1_per_s %.0f\n", (double)n / (t1 - t0));
-	t0 = now();
-	for (int i = 0; i < 2; i++)
-		pthread_create(&th[i], NULL, loop, NULL);
-	for (int i = 0; i < 2; i++)
-		pthread_join(th[i], NULL);
-	t1 = now();
-	printf("t2_per_s %.0f\n", 2.0 * (double)n / (t1 - t0));
+	best = 1e30;
+	for (int r = 0; r < REPS; r++) {
+		t0 = now();
+		loop(NULL);
+		t1 = now();
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	printf("t1_per_s %.0f\n", (double)n / best);
+	best = 1e30;
+	for (int r = 0; r < REPS; r++) {
+		t0 = now();
+		for (int i = 0; i < 2; i++)
+			pthread_create(&th[i], NULL, loop, NULL);
+		for (int i = 0; i < 2; i++)
+			pthread_join(th[i], NULL);
+		t1 = now();
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	printf("t2_per_s %.0f\n", 2.0 * (double)n / best);
 	avc_destroy();
 	if (errors)
 		fprintf(stderr, "avc_bench: %ld calls failed\n", errors);
