@@ -216,6 +216,8 @@ int fc_parse_bin(struct fc_load *l, int fd, const uint8_t *buf, size_t len);
 /* Write d's specs as a version 5 file_contexts.bin to fd (with serialized
  * regexes unless no_regex). */
 int fc_write_bin(struct fc_data *d, int fd, bool no_regex);
+/* All n bytes of p to fd (EINTR retried): 0 or -errno. */
+int fc_write_all(int fd, const void *p, size_t n);
 /* fc_parse_bin's answer for a compiled file of a version we do not read
  * (after its one message): the caller tries the text file instead. */
 #define FC_EVERSION EPROTONOSUPPORT

@@ -293,7 +293,7 @@ bad:
 	return -EINVAL;
 }
 
-static int wr(int fd, const void *p, size_t n)
+int fc_write_all(int fd, const void *p, size_t n)
 {
 	const uint8_t *b = p;
 
@@ -313,7 +313,7 @@ static int wr(int fd, const void *p, size_t n)
 
 static int wr_u32(int fd, uint32_t v)
 {
-	return wr(fd, &v, 4);
+	return fc_write_all(fd, &v, 4);
 }
 
 /* len (with NUL) + the string and its NUL. */
@@ -322,7 +322,7 @@ static int wr_str(int fd, const char *s)
 	size_t n = strlen(s) + 1;
 	int e = wr_u32(fd, n);
 
-	return e < 0 ? e : wr(fd, s, n);
+	return e < 0 ? e : fc_write_all(fd, s, n);
 }
 
 int fc_write_bin(struct fc_data *d, int fd, bool no_regex)
@@ -359,17 +359,19 @@ int fc_write_bin(struct fc_data *d, int fd, bool no_regex)
 		 sizeof(size_t), __BYTE_ORDER == __LITTLE_ENDIAN ? "el" : "eb");
 	if ((e = wr_u32(fd, FC_BIN_MAGIC)) < 0 ||
 	    (e = wr_u32(fd, FC_BIN_VERSION)) < 0 ||
-	    (e = wr_u32(fd, strlen(ver))) < 0 || (e = wr(fd, ver, strlen(ver))) < 0 ||
+	    (e = wr_u32(fd, strlen(ver))) < 0 ||
+	    (e = fc_write_all(fd, ver, strlen(ver))) < 0 ||
 	    (e = wr_u32(fd, strlen(arch))) < 0 ||
-	    (e = wr(fd, arch, strlen(arch))) < 0 || (e = wr_u32(fd, nstems)) < 0)
+	    (e = fc_write_all(fd, arch, strlen(arch))) < 0 ||
+	    (e = wr_u32(fd, nstems)) < 0)
 		return e;
 	for (uint32_t j = 0; j < nstems; j++) {
 		struct fc_spec *o = &d->spec[stems[j]];
 		uint32_t stem = d->ix[stems[j]].stem_len;
 
 		if ((e = wr_u32(fd, stem)) < 0 ||
-		    (e = wr(fd, o->regex, stem)) < 0 ||
-		    (e = wr(fd, "", 1)) < 0)
+		    (e = fc_write_all(fd, o->regex, stem)) < 0 ||
+		    (e = fc_write_all(fd, "", 1)) < 0)
 			return e;
 	}
 	if ((e = wr_u32(fd, d->nspec)) < 0)
@@ -400,7 +402,7 @@ int fc_write_bin(struct fc_data *d, int fd, bool no_regex)
 		}
 		e = wr_u32(fd, blen);
 		if (e == 0 && blen)
-			e = wr(fd, blob, blen);
+			e = fc_write_all(fd, blob, blen);
 		if (blob)
 			pcre2_serialize_free(blob);
 		if (e < 0)

@@ -417,22 +417,6 @@ static int cmp_line(const void *a, const void *b)
 	return (x->lineno > y->lineno) - (x->lineno < y->lineno);
 }
 
-static int wr_all(int fd, const uint8_t *b, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, b, n);
-
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		b += k;
-		n -= k;
-	}
-	return 0;
-}
-
 int fc_write_bin6(struct fc_data *d, int fd, bool no_regex)
 {
 	_cleanup_free_ struct fc_spec *spec = NULL;
@@ -466,7 +450,7 @@ int fc_write_bin6(struct fc_data *d, int fd, bool no_regex)
 	if (e == 0)
 		e = put_node(&w, &root);
 	if (e == 0)
-		e = wr_all(fd, w.b, w.n);
+		e = fc_write_all(fd, w.b, w.n);
 	if (e == -EOVERFLOW)
 		core_log(SELINUX_ERROR,
 			 "a regex, path component or context of 65535 bytes "
