@@ -44,9 +44,46 @@ struct handle {
 	char *load;
 	size_t loadlen, loadcap;
 	bool load_pending;
+	/* every open handle, for the ones still open when we stop */
+	struct handle *prev, *next;
 };
 
 static struct fuse_session *session;
+
+/*
+ * The open handles.  A file still open when the server stops (or whose
+ * RELEASE, which the kernel sends without waiting, is still queued) gets
+ * no release: srv_fuse_run frees what is left.  Only the session's one
+ * thread touches the list.
+ */
+static struct handle *handles;
+
+static struct handle *handle_new(void)
+{
+	struct handle *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return NULL;
+	h->next = handles;
+	if (handles)
+		handles->prev = h;
+	handles = h;
+	return h;
+}
+
+static void handle_free(struct handle *h)
+{
+	if (h->prev)
+		h->prev->next = h->next;
+	else
+		handles = h->next;
+	if (h->next)
+		h->next->prev = h->prev;
+	free(h->answer);
+	free(h->content);
+	free(h->load);
+	free(h);
+}
 
 static void fill_stat(const struct sfs_node *n, struct stat *st)
 {
@@ -141,7 +178,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, EISDIR);
 		return;
 	}
-	h = calloc(1, sizeof(*h));
+	h = handle_new();
 	if (!h) {
 		fuse_reply_err(req, ENOMEM);
 		return;
@@ -159,7 +196,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	if (!sfs_is_load(ino))
 		fi->noflush = 1;
 	if (fuse_reply_open(req, fi) == -ENOENT)
-		free(h); /* the opener was interrupted */
+		handle_free(h); /* the opener was interrupted */
 }
 
 static void reply_slice(fuse_req_t req, const char *data, size_t len,
@@ -323,10 +360,7 @@ static void op_release(fuse_req_t req, fuse_ino_t ino,
 	if (h) {
 		if (h->load_pending)
 			load_now(h, 0);
-		free(h->answer);
-		free(h->content);
-		free(h->load);
-		free(h);
+		handle_free(h);
 	}
 	fuse_reply_err(req, 0);
 }
@@ -475,5 +509,7 @@ int srv_fuse_run(struct fuse_args *args, const char *mountpoint,
 	fuse_remove_signal_handlers(session);
 	fuse_session_destroy(session);
 	session = NULL;
+	while (handles)
+		handle_free(handles);
 	return r < 0 ? 1 : 0;
 }
