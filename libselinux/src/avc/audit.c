@@ -105,12 +105,18 @@ _public_ void avc_audit(security_id_t ssid, security_id_t tsid,
 	m.buf[0] = '\0';
 	append(&m, "%s:  %s ", cache_avc.prefix,
 	       denied || !requested ? "denied" : "granted");
+	/* The names are the class cache's, which another thread's policy
+	 * load may flush: held while they are copied into the message. */
+	comp_names_hold();
 	append_perms(&m, tclass, audited);
+	comp_names_release();
 	append(&m, " for ");
 	supplementary(&m, auditdata, tclass);
 	append(&m, " scontext=%s tcontext=%s", ssid->ctx, tsid->ctx);
+	comp_names_hold();
 	cls = security_class_to_string(tclass);
 	append(&m, " tclass=%s", cls ? cls : "(null)");
+	comp_names_release();
 	if (denied)
 		append(&m, " permissive=%u", result ? 0 : 1);
 	append(&m, "\n");

@@ -37,6 +37,20 @@ uint32_t comp_names_generation(void)
 	return __atomic_load_n(&names_gen, __ATOMIC_ACQUIRE);
 }
 
+/* Held for reading while a handed-out name is used, for writing while
+ * flushed nodes are freed. */
+static pthread_rwlock_t names_life = PTHREAD_RWLOCK_INITIALIZER;
+
+void comp_names_hold(void)
+{
+	pthread_rwlock_rdlock(&names_life);
+}
+
+void comp_names_release(void)
+{
+	pthread_rwlock_unlock(&names_life);
+}
+
 void comp_names_changed(void)
 {
 	__atomic_add_fetch(&names_gen, 1, __ATOMIC_ACQ_REL);
@@ -262,10 +276,12 @@ _public_ void selinux_flush_class_cache(void)
 	cache = NULL;
 	comp_names_changed();
 	pthread_mutex_unlock(&cache_lock);
+	pthread_rwlock_wrlock(&names_life);
 	while (n) {
 		struct class_node *next = n->next;
 
 		node_free(n);
 		n = next;
 	}
+	pthread_rwlock_unlock(&names_life);
 }

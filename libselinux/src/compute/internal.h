@@ -105,6 +105,14 @@ int comp_perm_name(security_class_t kclass, access_vector_t kperm,
  */
 uint32_t comp_names_generation(void);
 void comp_names_changed(void);
+/*
+ * The strings comp_class_name() and comp_perm_name() hand out stay valid
+ * between these two calls: selinux_flush_class_cache() (which another
+ * thread's AVC reset may run) waits to free them.  Hold briefly, and call
+ * nothing of the caller's meanwhile.
+ */
+void comp_names_hold(void);
+void comp_names_release(void);
 /* The kernel bit of permission name of kernel class kclass, or -EINVAL. */
 int comp_perm_value(security_class_t kclass, const char *name,
 		    access_vector_t *out);
