@@ -16,7 +16,10 @@ Groups (one meson test each):
                  Debian 12) against hand-written expectations; avcstat on
                  fixture statistics files (also on a terminal, looping);
                  selinux_check_access on kernel/'s security server
-                 (--server, --policy) mounted at /sys/fs/selinux
+                 (--server, --policy) mounted at /sys/fs/selinux;
+                 selinux_check_securetty_context on fixture
+                 securetty_types files; selinuxexeccon on the fixture
+                 and on the server
 
 The host kernel has no SELinux.  For the "enabled" states the script runs
 in a private mount namespace (unshare -m) where a tmpfs covers /sys/fs, a
@@ -555,9 +558,12 @@ class Case:
     """One run of a selinux-utils program: prog, args, state, and
     optional setup (pre) and observed effect (post)."""
 
-    def __init__(self, prog, args, state, pre=None, post=None, tag=""):
+    def __init__(self, prog, args, state, pre=None, post=None, tag="",
+                 self_attr=False):
         self.prog, self.args, self.state = prog, args, state
         self.pre, self.post, self.tag = pre, post, tag
+        # run with the fixture's attr files over /proc/self/attr
+        self.self_attr = self_attr
 
     def name(self):
         a = " ".join(repr(x) if (not x or " " in x) else x
@@ -728,7 +734,8 @@ def run_case(fx, c, prog, lib, argv0):
     fx.set_state(c.state)
     if c.pre:
         c.pre()
-    r = fx.run([prog] + c.args, lib, cwd=fx.scratch, argv0=argv0)
+    r = fx.run([prog] + c.args, lib, cwd=fx.scratch, argv0=argv0,
+               self_attr=c.self_attr)
     return r + ((c.post(),) if c.post else ())
 
 
@@ -794,6 +801,7 @@ def group_utils(fx, rep, utils, server=None, policy=None):
     group_getpidprevcon(fx, rep, utils)
     group_avcstat(fx, rep, utils)
     group_check_access(fx, rep, utils, server, policy)
+    group_execcon_securetty(fx, rep, utils, server, policy)
 
 
 def group_getpidprevcon(fx, rep, utils):
@@ -1094,6 +1102,172 @@ def group_check_access(fx, rep, utils, server, policy):
                       run_case(fx, c, ours, syslib, "selinux_check_access"),
                       lb="ours/reference lib")
     finally:
+        srv.terminate()
+        err = srv.communicate()[1]
+        if srv.returncode != 0:
+            rep.failed.append("selinuxfsd exited with %d: %s" % (
+                srv.returncode, show(err)))
+        subprocess.run(["umount", "/sys/fs/selinux"], env=clean_env(),
+                       stderr=subprocess.DEVNULL)
+
+
+# ------------------------ selinuxexeccon, selinux_check_securetty_context
+
+# The securetty_types files tried (None: no file): the policy's layout,
+# then lines the parser must cut or skip.
+SECURETTY_TYPES = [
+    (b"sysadm_tty_device_t\nuser_tty_device_t\n", "two types"),
+    (b"  sysadm_tty_device_t  trailing words\n\n\tuser_tty_device_t",
+     "blanks, words after the type, no final newline"),
+    (b"# user_tty_device_t\n#sysadm_tty_device_t\n", "comment lines"),
+    (b"sysadm_tty_device_t\r\nuser_tty_device_t:s0\n", "CR, a level"),
+    (b"", "empty"),
+    (None, "missing"),
+]
+TTY_CONS = ["system_u:object_r:sysadm_tty_device_t",
+            "staff_u:object_r:user_tty_device_t:s0",
+            "system_u:object_r:tty_device_t:s0", "a:b:user_tty_device_t",
+            "sysadm_tty_device_t", "", "a:b", "a:b:c:d:e"]
+
+
+def execcon_files(fx):
+    """A directory of programs for selinuxexeccon, labelled for the
+    bundled (non-MLS) policy: name -> label (None: unlabelled)."""
+    d = os.path.join(fx.root, "exec")
+    os.makedirs(d, exist_ok=True)
+    for name, label in (
+            ("sshd", b"system_u:object_r:sshd_exec_t\0"),
+            ("sshd-mls", b"system_u:object_r:sshd_exec_t:s0\0"),
+            ("etc", b"system_u:object_r:etc_t\0"),
+            ("notctx", b"hello\0"),
+            ("unlab", None)):
+        path = os.path.join(d, name)
+        open(path, "w").close()
+        if label is not None:
+            os.setxattr(path, XATTR, label)
+    for link, target in (("link", "sshd"), ("dangling", "nowhere")):
+        if not os.path.lexists(os.path.join(d, link)):
+            os.symlink(target, os.path.join(d, link))
+    return d
+
+
+def execcon_cases(fx, server):
+    """selinuxexeccon's cases; on the server (server=True) the
+    computations are the policy's, else the fixture's selinuxfs (which
+    calls every context valid and has no create file)."""
+    d = execcon_files(fx)
+    f = lambda n: os.path.join(d, n)
+    init, sshd = "system_u:system_r:init_t", "system_u:system_r:sshd_t"
+    user = "user_u:user_r:user_t"
+    usage = [[], [f("sshd"), init, "extra"], [f("sshd"), "", ""]]
+    plain = [[f("sshd")], [f("sshd"), init], [f("nonexistent"), init],
+             [f("unlab"), init], [f("notctx"), init], [f("link"), init],
+             [f("dangling"), init], [f("sshd"), "bad"], [f("sshd"), ""]]
+    policy = [[f("sshd"), sshd], [f("sshd"), user], [f("etc"), init],
+              [f("sshd-mls"), init], [f("sshd"), init + ":s0"],
+              [f("nonexistent"), "bad"], [d, init], ["", init],
+              [f("sshd"), "system_u:system_r:nope_t"]]
+    cases = []
+    if not server:
+        for state in ("nofs", "enabled", "nocfg", "nofs-nocfg"):
+            for args in usage + plain:
+                for self_attr in (False, True):
+                    cases.append(Case(
+                        "selinuxexeccon", args, state, self_attr=self_attr,
+                        tag="own context %s" % ("faked" if self_attr
+                                                else "EINVAL")))
+        return cases
+    for args in usage + plain + policy:
+        cases.append(Case("selinuxexeccon", args, "enabled", tag="server"))
+    # The caller's own context: the fixture's is MLS (invalid here), then
+    # one the policy knows.
+    for con in (SELF_CON, b"system_u:system_r:init_t\0"):
+        def own(v=con):
+            with open(os.path.join(fx.attr, "current"), "wb") as f:
+                f.write(v)
+        for args in ([f("sshd")], [f("etc")], [f("unlab")]):
+            cases.append(Case("selinuxexeccon", args, "enabled", pre=own,
+                              self_attr=True,
+                              tag="server, own context %r" % con))
+    return cases
+
+
+def securetty_cases(fx):
+    """selinux_check_securetty_context's cases: each securetty_types file
+    in the configured policy's tree (SELINUXTYPE=default), each state."""
+    path = os.path.join(fx.etc, "default", "contexts", "securetty_types")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+
+    def put(data):
+        def pre():
+            if data is None:
+                if os.path.exists(path):
+                    os.unlink(path)
+                return
+            with open(path, "wb") as f:
+                f.write(data)
+        return pre
+
+    cases = []
+    for state in ("nofs", "enabled", "nocfg"):
+        cases.append(Case("selinux_check_securetty_context", [], state))
+        for data, tag in SECURETTY_TYPES:
+            cases.append(Case("selinux_check_securetty_context", TTY_CONS,
+                              state, pre=put(data), tag=tag))
+    for con in TTY_CONS[:3]:
+        cases.append(Case("selinux_check_securetty_context", [con],
+                          "enabled", pre=put(SECURETTY_TYPES[0][0]),
+                          tag="one context"))
+    return cases
+
+
+def group_execcon_securetty(fx, rep, utils, server, policy):
+    """selinuxexeccon and selinux_check_securetty_context against
+    Debian's: on the fixture, then on kernel/'s security server mounted
+    at /sys/fs/selinux (as group_check_access does)."""
+    syslib = os.path.dirname(fx.system_lib)
+
+    def compare(cases):
+        for c in cases:
+            ours = os.path.join(utils, c.prog)
+            ref = run_case(fx, c, "/usr/sbin/" + c.prog, "ref", c.prog)
+            rep.check("our " + c.name(), ref,
+                      run_case(fx, c, ours, "ours", c.prog))
+            rep.check("our " + c.name() + " on the reference library",
+                      ref, run_case(fx, c, ours, syslib, c.prog),
+                      lb="ours/reference lib")
+
+    compare(securetty_cases(fx) + execcon_cases(fx, False))
+    if not server or not policy:
+        print("skip  selinuxexeccon on the server: no --server/--policy")
+        return
+    # What the cases must see, or they compare nothing: a transition.
+    want_sshd = (0, b"system_u:system_r:sshd_t\n", b"")
+    fx.set_state("enabled")
+    srv = start_server(server, policy, "/sys/fs/selinux")
+    if srv is None:
+        rep.failed.append("selinuxexeccon: server")
+        return
+    try:
+        for enforce in (b"0", b"1"):
+            with open("/sys/fs/selinux/enforce", "wb") as f:
+                f.write(enforce)
+            c = Case("selinuxexeccon", [os.path.join(fx.root, "exec", "sshd"),
+                                        "system_u:system_r:init_t"],
+                     "enabled", tag="server, by hand")
+            rep.expect("sanity: reference " + c.name(),
+                       run_case(fx, c, "/usr/sbin/selinuxexeccon", "ref",
+                                "selinuxexeccon"), want_sshd, "reference")
+            rep.expect(c.name(), run_case(fx, c, os.path.join(
+                utils, "selinuxexeccon"), "ours", "selinuxexeccon"),
+                want_sshd)
+            cases = execcon_cases(fx, True)
+            for c in cases:
+                c.tag += ", enforce=%s" % enforce.decode()
+            compare(cases)
+    finally:
+        with open(os.path.join(fx.attr, "current"), "wb") as f:
+            f.write(SELF_CON)
         srv.terminate()
         err = srv.communicate()[1]
         if srv.returncode != 0:
