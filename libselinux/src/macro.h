@@ -97,4 +97,47 @@ static inline int ret_errno(int r)
 		_r;                                                            \
 	})
 
+/*
+ * Byte classes and case folding of ASCII alone.  The C library's
+ * isspace()/strcasecmp() follow the caller's LC_CTYPE: in a Turkish
+ * locale (tr_TR.ISO-8859-9) "I" does not fold to "i".
+ * The library is linked into setuid programs that call setlocale() with
+ * the invoking user's environment, and what it reads from its files must
+ * not depend on that (README, "Hostile callers"), so parsers use these.
+ */
+static inline int ascii_isspace(int c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static inline int ascii_isalnum(int c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
+}
+
+static inline int ascii_tolower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+static inline int ascii_strncasecmp(const char *a, const char *b, size_t n)
+{
+	for (; n; n--, a++, b++) {
+		int x = ascii_tolower((unsigned char)*a);
+		int y = ascii_tolower((unsigned char)*b);
+
+		if (x != y)
+			return x - y;
+		if (!x)
+			break;
+	}
+	return 0;
+}
+
+static inline int ascii_strcasecmp(const char *a, const char *b)
+{
+	return ascii_strncasecmp(a, b, (size_t)-1);
+}
+
 #endif

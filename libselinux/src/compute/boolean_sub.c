@@ -1,5 +1,4 @@
 /* compute/boolean_sub.c: booleans.subs_dist, old boolean names to new. */
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,10 +14,10 @@ static char *word(char **p)
 {
 	char *s = *p, *w;
 
-	while (*s && isspace((unsigned char)*s))
+	while (*s && ascii_isspace((unsigned char)*s))
 		s++;
 	w = s;
-	while (*s && !isspace((unsigned char)*s))
+	while (*s && !ascii_isspace((unsigned char)*s))
 		s++;
 	if (*s)
 		*s++ = '\0';

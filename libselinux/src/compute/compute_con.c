@@ -1,5 +1,4 @@
 /* compute/compute_con.c: the create, relabel and member transactions. */
-#include <ctype.h>
 #include <string.h>
 
 #include "internal.h"
@@ -17,7 +16,7 @@ static size_t encoded_len(const char *name)
 
 	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
 		n +=
-		    (strchr("-._~ ", *p) || (*p < 0x80 && isalnum(*p))) ? 1 : 3;
+		    (strchr("-._~ ", *p) || (*p < 0x80 && ascii_isalnum(*p))) ? 1 : 3;
 	return n;
 }
 
@@ -28,7 +27,7 @@ static void encode(const char *name, char *out)
 	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
 		if (*p == ' ') {
 			*out++ = '+';
-		} else if (strchr("-._~", *p) || (*p < 0x80 && isalnum(*p))) {
+		} else if (strchr("-._~", *p) || (*p < 0x80 && ascii_isalnum(*p))) {
 			*out++ = (char)*p;
 		} else {
 			*out++ = '%';

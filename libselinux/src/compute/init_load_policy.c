@@ -1,5 +1,4 @@
 /* compute/init_load_policy.c: selinux_init_load_policy, for init. */
-#include <ctype.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -38,7 +37,7 @@ static int cmdline_value(const char *buf, const char *key)
 	size_t klen = strlen(key);
 
 	for (const char *p = buf; (p = strstr(p, key)); p += klen)
-		if (p == buf || isspace((unsigned char)p[-1]))
+		if (p == buf || ascii_isspace((unsigned char)p[-1]))
 			return atoi(p + klen);
 	return -1;
 }

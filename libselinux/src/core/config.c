@@ -1,9 +1,7 @@
 /* core/config.c: /etc/selinux/config - policy type, mode, policy root. */
-#include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include <selinux/selinux.h>
 
@@ -63,10 +61,10 @@ static char *strip_value(char *v)
 {
 	size_t n;
 
-	while (isspace((unsigned char)*v))
+	while (ascii_isspace((unsigned char)*v))
 		v++;
 	n = strlen(v);
-	while (n > 0 && isspace((unsigned char)v[n - 1]))
+	while (n > 0 && ascii_isspace((unsigned char)v[n - 1]))
 		v[--n] = '\0';
 	return v;
 }
@@ -90,22 +88,22 @@ static void load_config(void)
 	while (f && getline(&line, &cap, f) > 0) {
 		char *p = line;
 
-		while (isspace((unsigned char)*p))
+		while (ascii_isspace((unsigned char)*p))
 			p++;
 		if (*p == '#' || *p == '\0')
 			continue;
-		if (strncasecmp(p, "SELINUXTYPE=", 12) == 0) {
+		if (ascii_strncasecmp(p, "SELINUXTYPE=", 12) == 0) {
 			char *v = strdup(strip_value(p + 12));
 
 			if (v) {
 				free(type);
 				type = v;
 			}
-		} else if (strncasecmp(p, "REQUIRESEUSERS=", 15) == 0) {
+		} else if (ascii_strncasecmp(p, "REQUIRESEUSERS=", 15) == 0) {
 			char *v = strip_value(p + 15);
 
-			require_seusers = strcasecmp(v, "1") == 0 ||
-					  strcasecmp(v, "true") == 0;
+			require_seusers = ascii_strcasecmp(v, "1") == 0 ||
+					  ascii_strcasecmp(v, "true") == 0;
 		}
 	}
 	policy_type = type ? type : strdup(SELINUXDEFAULT);
@@ -152,17 +150,17 @@ static int read_enforcemode(int *enforce)
 		if (strncmp(line, "SELINUX=", 8) != 0)
 			continue;
 		v = line + 8;
-		while (isspace((unsigned char)*v))
+		while (ascii_isspace((unsigned char)*v))
 			v++;
-		if (strncasecmp(v, "enforcing", 9) == 0) {
+		if (ascii_strncasecmp(v, "enforcing", 9) == 0) {
 			*enforce = 1;
 			return 0;
 		}
-		if (strncasecmp(v, "permissive", 10) == 0) {
+		if (ascii_strncasecmp(v, "permissive", 10) == 0) {
 			*enforce = 0;
 			return 0;
 		}
-		if (strncasecmp(v, "disabled", 8) == 0) {
+		if (ascii_strncasecmp(v, "disabled", 8) == 0) {
 			*enforce = -1;
 			return 0;
 		}

@@ -1,5 +1,4 @@
 /* core/fsio.c: reading and writing selinuxfs files, the kernel's way. */
-#include <ctype.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -59,7 +58,7 @@ int core_parse_long(const char *s, long *out)
 	char *end;
 	long v;
 
-	while (isspace((unsigned char)*s))
+	while (ascii_isspace((unsigned char)*s))
 		s++;
 	if (!*s)
 		return -EINVAL;
@@ -67,7 +66,7 @@ int core_parse_long(const char *s, long *out)
 	v = strtol(s, &end, 10);
 	if (errno != 0 || end == s)
 		return -EINVAL;
-	while (isspace((unsigned char)*end))
+	while (ascii_isspace((unsigned char)*end))
 		end++;
 	if (*end)
 		return -EINVAL;

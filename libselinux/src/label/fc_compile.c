@@ -80,7 +80,7 @@ int lbl_fc_compile(const char *in, const char *out, int version,
 		goto out;
 	}
 	*what = "mkstemp";
-	fd = mkstemp(tmp);
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		r = -errno;
 		goto out;

@@ -150,11 +150,6 @@ static const struct lbl_ops keyed_ops = {
 	.close = keyed_close,
 };
 
-static bool is_space(char c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
 /* Up to max fields of the NUL-terminated line, split on isspace() in
  * place; the number found, counting every field (past max too). */
 static size_t split(char *line, char **f, size_t max)
@@ -163,14 +158,14 @@ static size_t split(char *line, char **f, size_t max)
 	char *p = line;
 
 	for (;;) {
-		while (is_space(*p))
+		while (ascii_isspace((unsigned char)*p))
 			p++;
 		if (!*p)
 			return n;
 		if (n < max)
 			f[n] = p;
 		n++;
-		while (*p && !is_space(*p))
+		while (*p && !ascii_isspace((unsigned char)*p))
 			p++;
 		if (*p)
 			*p++ = '\0';
@@ -288,7 +283,7 @@ static int keyed_open(struct selabel_handle *h, const struct selinux_opt *opts,
 			*nl = '\0';
 		p = nl ? nl + 1 : end;
 		lineno++;
-		while (is_space(*line))
+		while (ascii_isspace((unsigned char)*line))
 			line++;
 		if (!*line || *line == '#')
 			continue;

@@ -1,5 +1,4 @@
 /* login/lines.c: small helpers of the policy-file parsers. */
-#include <ctype.h>
 #include <fcntl.h>
 
 #include "internal.h"
@@ -14,14 +13,14 @@ int login_fopen(const char *path, FILE **f)
 
 char *login_skip_space(char *s)
 {
-	while (*s && isspace((unsigned char)*s))
+	while (*s && ascii_isspace((unsigned char)*s))
 		s++;
 	return s;
 }
 
 char *login_skip_word(char *s)
 {
-	while (*s && !isspace((unsigned char)*s))
+	while (*s && !ascii_isspace((unsigned char)*s))
 		s++;
 	return s;
 }
