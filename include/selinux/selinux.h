@@ -563,7 +563,8 @@ extern void matchpathcon_filespec_eval(void);
 extern void matchpathcon_checkmatches(char *str);
 
 /* The label of media type media from the media contexts, in *con.
- * 0, or -1 and errno. */
+ * 0, or -1 and errno; a media type the file does not list gives -1 with
+ * errno as the caller left it, as in the reference. */
 extern int matchmediacon(const char *media, char **con);
 
 /*

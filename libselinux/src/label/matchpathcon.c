@@ -241,6 +241,7 @@ _public_ int matchmediacon(const char *media, char **con)
 {
 	struct selinux_opt opt = { SELABEL_OPT_UNUSED, NULL };
 	struct selabel_handle *h;
+	int saved_errno = errno;
 	int r;
 
 	if (!media || !con)
@@ -250,6 +251,10 @@ _public_ int matchmediacon(const char *media, char **con)
 		return -1;
 	r = selabel_lookup(h, con, media, 0);
 	selabel_close(h);
+	/* A media type the file does not list: the reference returns -1
+	 * without setting errno (it reads the file itself), and so do we. */
+	if (r < 0 && errno == ENOENT)
+		errno = saved_errno;
 	return r;
 }
 
