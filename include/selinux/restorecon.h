@@ -161,8 +161,10 @@ struct dir_xattr {
  * On success returns 0 and, when at least one directory was listed,
  * points *xattr_list at the head pointer of a list the caller owns: free
  * each entry, its directory and its digest.  The head pointer itself is
- * the library's (per thread) and is reset by the next call.  Returns -1
- * with errno set on failure (no handle, lstat, ENOMEM).
+ * the library's (per thread) and is reset by the next call.  xattr_list
+ * may be NULL, as in the reference: the digests are then only removed
+ * (DELETE flags), not listed.  Returns -1 with errno set on failure (no
+ * handle, lstat, ENOMEM).
  */
 extern int selinux_restorecon_xattr(const char *pathname,
 				    unsigned int xattr_flags,

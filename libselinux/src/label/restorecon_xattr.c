@@ -165,7 +165,7 @@ _public_ int selinux_restorecon_xattr(const char *pathname,
 
 	xattr_head = NULL;
 	xattr_tail = NULL;
-	if (!pathname || !xattr_list)
+	if (!pathname)
 		return RET_ERRNO(-EINVAL);
 	r = xattr_walk(pathname, xattr_flags);
 	if (r < 0) {
@@ -174,7 +174,14 @@ _public_ int selinux_restorecon_xattr(const char *pathname,
 		xattr_tail = NULL;
 		return RET_ERRNO(r);
 	}
-	if (xattr_head)
+	if (xattr_head && xattr_list) {
 		*xattr_list = &xattr_head;
+	} else if (xattr_head) {
+		/* The reference accepts no xattr_list (the digests are then
+		 * only acted on): nobody to hand the list to. */
+		list_free(xattr_head);
+		xattr_head = NULL;
+		xattr_tail = NULL;
+	}
 	return 0;
 }
