@@ -549,7 +549,9 @@ extern int matchpathcon_index(const char *path, mode_t mode, char **con);
  * Associate inode ino with spec index specind (for file, a path used in
  * messages).  When another spec is already associated with ino (a hard
  * link), keep the later of the two in file_contexts order.  Returns the
- * index kept, or -1 and errno.
+ * index kept, or -1 and errno.  (On 32-bit systems the reference
+ * library also has matchpathcon_filespec_add64, the same with a 64-bit
+ * inode number; this library does not provide it yet.)
  */
 extern int matchpathcon_filespec_add(ino_t ino, int specind, const char *file);
 
@@ -631,23 +633,25 @@ extern const char *selinux_systemd_contexts_path(void);
 extern const char *selinux_contexts_path(void);
 extern const char *selinux_securetty_types_path(void);
 extern const char *selinux_booleans_subs_path(void);
+extern const char *selinux_customizable_types_path(void);
+extern const char *selinux_usersconf_path(void);
+extern const char *selinux_translations_path(void);
+extern const char *selinux_colors_path(void);
+extern const char *selinux_netfilter_context_path(void);
+
 /* Deprecated: local boolean files are no longer supported. */
 extern const char *selinux_booleans_path(void)
 #ifdef __GNUC__
 	__attribute__((deprecated))
 #endif
 	;
-extern const char *selinux_customizable_types_path(void);
+
 /* Deprecated: the policy's users/ directory is no longer supported. */
 extern const char *selinux_users_path(void)
 #ifdef __GNUC__
 	__attribute__((deprecated))
 #endif
 	;
-extern const char *selinux_usersconf_path(void);
-extern const char *selinux_translations_path(void);
-extern const char *selinux_colors_path(void);
-extern const char *selinux_netfilter_context_path(void);
 /* The top of the configuration, "/etc/selinux/". */
 extern const char *selinux_path(void);
 
@@ -660,7 +664,15 @@ extern int selinux_check_access(const char *scon, const char *tcon,
 				const char *tclass, const char *perm,
 				void *auditdata);
 
-/* Check a permission of the passwd class.  0 if granted, -1 if not. */
+/*
+ * Whether the calling process's previous context (the one it had before
+ * its last exec: the user's, for passwd(1)) has the permissions requested
+ * (bits of the passwd class: passwd, chfn, chsh, rootok, crontab) on
+ * itself, asked of the security server without the AVC.  Returns 0 if
+ * granted, and also when SELinux is disabled or permissive; -1 if denied
+ * or if the decision cannot be made.  checkPasswdAccess() is the older
+ * name of the same call.
+ */
 extern int selinux_check_passwd_access(access_vector_t requested)
 #ifdef __GNUC__
 	__attribute__((deprecated("Use selinux_check_access")))
