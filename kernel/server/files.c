@@ -17,7 +17,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "secsrv.h"
+#include "files.h"
+#include "log.h"
+#include "policy.h"
+#include "state.h"
+#include "status.h"
 
 /* The kernel's page and its simple_transaction buffer. */
 #define SFS_PAGE 4096
@@ -116,7 +120,6 @@ enum dyn_kind {
 };
 
 static uint32_t generation; /* policy loads */
-static uint32_t enforcing;
 static uint32_t checkreqprot;
 static uint32_t cache_threshold = 512;
 
@@ -141,14 +144,10 @@ static bool dyn_current(uint64_t ino)
 	return ((ino >> 40) & 0xffff) == (generation & 0xffff);
 }
 
-bool srv_enforcing(void)
-{
-	return enforcing != 0;
-}
-
 static void status_sync(void)
 {
-	status_update(enforcing, pol_seqno(), pol_deny_unknown());
+	status_update(state_enforcing() ? 1 : 0, state_seqno(),
+		      pol_deny_unknown());
 }
 
 int sfs_start(const void *policy, size_t len, int enforce)
@@ -161,7 +160,7 @@ int sfs_start(const void *policy, size_t len, int enforce)
 			return r;
 		generation++;
 	}
-	enforcing = enforce ? 1 : 0;
+	state_set_enforcing(enforce != 0);
 	status_sync();
 	return r;
 }
@@ -429,7 +428,7 @@ int sfs_read(uint64_t ino, char **data, size_t *len)
 		return read_dyn(ino, data, len);
 	switch (ino) {
 	case I_ENFORCE:
-		return text(data, len, "%u", enforcing);
+		return text(data, len, "%u", state_enforcing() ? 1u : 0u);
 	case I_POLICYVERS:
 		return text(data, len, "%u", KERNEL_POLICYVERS);
 	case I_MLS:
@@ -620,8 +619,8 @@ int sfs_write(uint64_t ino, const char *data, size_t len, uint64_t off,
 		if ((r = write_int(data, len, off, &v)) < 0)
 			return r;
 		v = v ? 1 : 0;
-		if ((uint32_t)v != enforcing) {
-			enforcing = (uint32_t)v;
+		if ((v != 0) != state_enforcing()) {
+			state_set_enforcing(v != 0);
 			srv_log("enforce: %d", v);
 			status_sync();
 		}
@@ -678,7 +677,7 @@ int sfs_load(const void *data, size_t len, unsigned uid)
 	if (r < 0)
 		return r;
 	generation++;
-	srv_log("load: policy of %zu bytes, seqno %u", len, pol_seqno());
+	srv_log("load: policy of %zu bytes, seqno %u", len, state_seqno());
 	status_sync();
 	return 0;
 }

@@ -24,7 +24,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "secsrv.h"
+#include "files.h"
+#include "fuse_run.h"
+#include "log.h"
+#include "status.h"
 
 #define MAX_WRITE (1u << 20)
 #define STATIC_TIMEOUT 60.0

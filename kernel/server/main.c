@@ -20,29 +20,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fuse_lowlevel.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "secsrv.h"
-
-int srv_verbose;
-
-void srv_log(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!srv_verbose)
-		return;
-	va_start(ap, fmt);
-	fputs("selinuxfsd: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
+#include "files.h"
+#include "fuse_run.h"
+#include "log.h"
+#include "policy.h"
 
 static void usage(FILE *f)
 {
@@ -95,7 +82,7 @@ int main(int argc, char **argv)
 			foreground = 1;
 			break;
 		case 'v':
-			srv_verbose = 1;
+			srv_log_set_verbose(true);
 			break;
 		case 'e':
 			if (strcmp(optarg, "0") && strcmp(optarg, "1")) {
@@ -154,8 +141,7 @@ int main(int argc, char **argv)
 	if (fuse_opt_add_arg(&args, argv[0]) ||
 	    fuse_opt_add_arg(&args, "-o") ||
 	    fuse_opt_add_arg(&args, "fsname=selinuxfs,subtype=selinuxfs,"
-				    "allow_other,default_permissions") ||
-	    (srv_verbose && 0)) {
+				    "allow_other,default_permissions")) {
 		fprintf(stderr, "selinuxfsd: out of memory\n");
 		return 1;
 	}

@@ -29,7 +29,9 @@
 #include <sepol/policydb/sidtab.h>
 
 #include "context.h"
-#include "secsrv.h"
+#include "log.h"
+#include "policy.h"
+#include "state.h"
 
 /* libsepol functions of the static archive its headers do not declare. */
 extern int policydb_context_isvalid(const policydb_t *p,
@@ -38,7 +40,6 @@ extern int policydb_context_isvalid(const policydb_t *p,
 static sepol_handle_t *handle;
 static policydb_t *pdb;
 static sidtab_t *sids;
-static uint32_t seqno;
 static int *pending; /* pending boolean values, by index */
 /* Filled at load: the process class's value, and which classes are the
  * kernel's socket classes (indexed by class value). */
@@ -113,7 +114,7 @@ int pol_load(const void *data, size_t len)
 		handle = sepol_handle_create();
 		if (!handle)
 			return -ENOMEM;
-		if (!srv_verbose)
+		if (!srv_log_verbose())
 			sepol_msg_set_callback(handle, sepol_msg, NULL);
 	}
 	if (!cache) {
@@ -200,7 +201,7 @@ int pol_load(const void *data, size_t len)
 	}
 	trans_prepare();
 	cache_flush();
-	seqno++;
+	state_seqno_bump();
 	srv_log("policy: loaded, %u classes, %u types, %u booleans, mls %d",
 		pdb->p_classes.nprim, pdb->p_types.nprim, pdb->p_bools.nprim,
 		pdb->mls);
@@ -238,11 +239,6 @@ int pol_image(void **data, size_t *len)
 	if (policydb_to_image(handle, pdb, data, len))
 		return -ENOMEM;
 	return 0;
-}
-
-uint32_t pol_seqno(void)
-{
-	return seqno;
 }
 
 uint32_t pol_mls(void)
@@ -302,7 +298,7 @@ static void avd_init(struct srv_avd *avd)
 	avd->decided = 0xffffffff;
 	avd->auditallow = 0;
 	avd->auditdeny = 0xffffffff;
-	avd->seqno = seqno;
+	avd->seqno = state_seqno();
 	avd->flags = 0;
 }
 
@@ -564,7 +560,7 @@ int pol_compute_sid(uint32_t ssid, uint32_t tsid, uint16_t tclass,
 		context_destroy(&n);
 		return -ENOMEM;
 	}
-	if (!policydb_context_isvalid(pdb, &n) && srv_enforcing()) {
+	if (!policydb_context_isvalid(pdb, &n) && state_enforcing()) {
 		context_destroy(&n);
 		return -EACCES;
 	}
@@ -895,7 +891,7 @@ int pol_bools_commit(void)
 	trans_flush();
 	trans_prepare();
 	cache_flush();
-	seqno++;
+	state_seqno_bump();
 	return 0;
 }
 

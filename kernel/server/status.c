@@ -4,7 +4,7 @@
  * Readers retry while sequence is odd or changes under them, so every
  * update makes it odd, writes, then makes it even again.
  */
-#include "secsrv.h"
+#include "status.h"
 
 static struct srv_status page = { .version = 1 };
 static void (*changed)(void);
