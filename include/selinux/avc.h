@@ -30,17 +30,33 @@ extern "C" {
 
 /*
  * A SID: the AVC's handle for one context string.  The same context always
- * yields the same pointer.  refcnt is kept for the ABI; SIDs are not
- * reference counted any more and live until avc_destroy().
+ * yields the same pointer, and SIDs live until avc_destroy() (they are not
+ * reference counted).
+ *
+ * id numbers the SIDs of the table 1, 2, 3 ... in the order they were
+ * entered (upstream 3.8 and later call the member id); a program can use
+ * it in place of the context string as a key.  refcnt is the name 3.4 and
+ * older use for the same unsigned int: it reads as the id, which is never
+ * 0 while the SID is valid.  avc_destroy() sets it to 0 and numbering
+ * starts again at 1.  The layout is that of every release: a pointer, then
+ * one unsigned int.
  */
 struct security_id {
 	char *ctx;
-	unsigned int refcnt;
+	/* __extension__: an unnamed union is C11; older -pedantic builds
+	 * would warn about it. */
+#ifdef __GNUC__
+	__extension__
+#endif
+	union {
+		unsigned int refcnt;
+		unsigned int id;
+	};
 };
 typedef struct security_id *security_id_t;
 
 /* "Any SID", for avc_add_callback(). */
-#define SECSID_WILD (security_id_t) NULL
+#define SECSID_WILD ((security_id_t)NULL)
 
 /*
  * The context of sid, malloc'd into *ctx (free it with freecon()); the

@@ -46,7 +46,7 @@ static int sid_to_context_raw(security_id_t sid, char **ctx)
 		return -EINVAL;
 	*ctx = NULL;
 	cache_lock();
-	if (sid->refcnt > 0) {
+	if (sid->id > 0) {
 		*ctx = strdup(sid->ctx);
 		if (!*ctx)
 			r = -ENOMEM;

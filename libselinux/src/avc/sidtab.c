@@ -1,4 +1,5 @@
 /* avc/sidtab.c: the SID table, one security_id per context string. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +11,11 @@
  * is a pointer the caller keeps, and the established library stopped
  * reference counting them, so "unused" cannot be known.  All of this runs
  * with the AVC lock held.
+ *
+ * Each new SID gets the next number, 1, 2, 3 ..., in security_id.id (the
+ * member 3.4 calls refcnt, there always 1): upstream 3.8 and later number
+ * them so, and programs may key their own tables by it.  0 marks a SID
+ * that avc_destroy() invalidated.
  */
 static unsigned sid_hash(const char *ctx)
 {
@@ -34,6 +40,9 @@ int cache_sid_lookup(const char *ctx, security_id_t *sid)
 			return 0;
 		}
 	}
+	/* The id must stay unique and non-zero. */
+	if (cache_avc.nsids >= UINT_MAX - 1)
+		return -ENOMEM;
 	len = strlen(ctx) + 1;
 	e = cache_malloc(sizeof(*e));
 	if (!e)
@@ -44,10 +53,9 @@ int cache_sid_lookup(const char *ctx, security_id_t *sid)
 		return -ENOMEM;
 	}
 	memcpy(e->sid.ctx, ctx, len);
-	e->sid.refcnt = 1;
+	e->sid.id = ++cache_avc.nsids;
 	e->next = cache_avc.sids[h];
 	cache_avc.sids[h] = e;
-	cache_avc.nsids++;
 	*sid = &e->sid;
 	return 0;
 }
@@ -62,7 +70,7 @@ void cache_sid_destroy(void)
 
 			/* A SID kept by the caller reads as invalid now
 			 * (should the memory callbacks not unmap it). */
-			e->sid.refcnt = 0;
+			e->sid.id = 0;
 			cache_free(e->sid.ctx);
 			cache_free(e);
 			e = next;

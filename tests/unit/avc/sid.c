@@ -30,6 +30,39 @@ START_TEST(test_avc_context_to_sid_same_pointer)
 }
 END_TEST
 
+/* SIDs are numbered 1, 2, 3 ... in the order entered (upstream 3.8+);
+ * refcnt, 3.4's name, reads the same number. */
+START_TEST(test_avc_context_to_sid_ids)
+{
+	security_id_t a = NULL, b = NULL, c = NULL, again = NULL;
+
+	ck_assert_int_eq(avc_context_to_sid_raw("u:r:a", &a), 0);
+	ck_assert_int_eq(avc_context_to_sid_raw("u:r:b", &b), 0);
+	ck_assert_int_eq(avc_context_to_sid_raw("u:r:a", &again), 0);
+	ck_assert_int_eq(avc_context_to_sid_raw("u:r:c", &c), 0);
+	ck_assert_uint_eq(a->id, 1);
+	ck_assert_uint_eq(b->id, 2);
+	ck_assert_uint_eq(again->id, 1);
+	ck_assert_uint_eq(c->id, 3);
+	ck_assert_uint_eq(c->refcnt, 3);
+}
+END_TEST
+
+/* After avc_destroy() numbering starts again. */
+START_TEST(test_avc_context_to_sid_ids_restart)
+{
+	security_id_t a = NULL, b = NULL;
+
+	ck_assert_int_eq(avc_context_to_sid_raw("u:r:a", &a), 0);
+	ck_assert_int_eq(avc_context_to_sid_raw("u:r:b", &b), 0);
+	ck_assert_uint_eq(b->id, 2);
+	avc_destroy();
+	ck_assert_int_eq(avc_open(NULL, 0), 0);
+	ck_assert_int_eq(avc_context_to_sid_raw("u:r:b", &b), 0);
+	ck_assert_uint_eq(b->id, 1);
+}
+END_TEST
+
 START_TEST(test_avc_context_to_sid_not_open)
 {
 	security_id_t a = NULL;
@@ -58,7 +91,7 @@ END_TEST
 
 START_TEST(test_avc_sid_to_context_invalid_sid)
 {
-	struct security_id dead = {"u:r:t", 0};
+	struct security_id dead = {.ctx = (char *)"u:r:t", .id = 0};
 	char *con = (char *)1;
 
 	errno = 0;
@@ -108,6 +141,8 @@ int main(void)
 	tc = avx_tcase(s, "avc_context_to_sid", setup, teardown);
 	tcase_add_test(tc, test_avc_context_to_sid_same_pointer);
 	tcase_add_test(tc, test_avc_context_to_sid_not_open);
+	tcase_add_test(tc, test_avc_context_to_sid_ids);
+	tcase_add_test(tc, test_avc_context_to_sid_ids_restart);
 
 	tc = avx_tcase(s, "avc_sid_to_context", setup, teardown);
 	tcase_add_test(tc, test_avc_sid_to_context_copy);
