@@ -198,9 +198,11 @@ extern int avc_init(const char *msgprefix,
 /*
  * avc_init() with prefix "avc" and the selinux_set_callback() callbacks;
  * opts (nopts of them, NULL when 0) are AVC_OPT_* options, applied even
- * when the AVC is already open.  0, or -1 as avc_init().
+ * when the AVC is already open.  0, or -1 as avc_init().  opts is only
+ * read (const since upstream 3.7; callers passing a plain pointer are
+ * unaffected).
  */
-extern int avc_open(struct selinux_opt *opts, unsigned nopts);
+extern int avc_open(const struct selinux_opt *opts, unsigned nopts);
 
 /*
  * Formerly freed unreferenced SIDs; SIDs are no longer reference counted

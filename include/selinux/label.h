@@ -119,9 +119,12 @@ enum selabel_cmp_result {
 	SELABEL_INCOMPARABLE
 };
 
-/* Compare the specs of two handles of the same backend. */
-extern enum selabel_cmp_result selabel_cmp(struct selabel_handle *h1,
-					   struct selabel_handle *h2);
+/*
+ * Compare the specs of two handles of the same backend; neither handle
+ * changes (const since upstream 3.6).
+ */
+extern enum selabel_cmp_result selabel_cmp(const struct selabel_handle *h1,
+					   const struct selabel_handle *h2);
 
 /* Log (SELINUX_WARNING) every spec no lookup has matched yet. */
 extern void selabel_stats(struct selabel_handle *handle);

@@ -317,8 +317,11 @@ extern int security_validatetrans_raw(const char *scon, const char *tcon,
 				      security_class_t tclass,
 				      const char *newcon);
 
-/* Load the binary policy image data of len bytes.  0, or -1 and errno. */
-extern int security_load_policy(void *data, size_t len);
+/*
+ * Load the binary policy image data of len bytes.  0, or -1 and errno.
+ * data is only read (const since upstream 3.5).
+ */
+extern int security_load_policy(const void *data, size_t len);
 
 /*
  * Context of the initial SID called name (e.g. "kernel", "unlabeled").
@@ -445,9 +448,10 @@ struct security_class_mapping {
  * Install a mapping from the caller's class and permission numbers
  * (indexes into map, starting at 1; map ends with a NULL name) to the
  * loaded policy's.  Returns 0, or -1 with EINVAL for a class or permission
- * the policy lacks (when it rejects unknowns) or ENOMEM.
+ * the policy lacks (when it rejects unknowns) or ENOMEM.  map is only read
+ * and may be freed afterwards (const since upstream 3.7).
  */
-extern int selinux_set_mapping(struct security_class_mapping *map);
+extern int selinux_set_mapping(const struct security_class_mapping *map);
 
 /* The file class (file, dir, lnk_file, ...) for a stat mode; 0 if none. */
 extern security_class_t mode_to_security_class(mode_t mode);

@@ -212,7 +212,7 @@ _public_ int avc_init(const char *prefix,
  * sets them before it finds the AVC running), so a second avc_open()
  * can fix or free the enforcing mode.
  */
-_public_ int avc_open(struct selinux_opt *opts, unsigned nopts)
+_public_ int avc_open(const struct selinux_opt *opts, unsigned nopts)
 {
 	bool fixed = false;
 	int enforcing = 0;

@@ -27,7 +27,7 @@ int comp_load_policy(const void *data, size_t len)
 	return (size_t)n == len ? 0 : -EIO;
 }
 
-_public_ int security_load_policy(void *data, size_t len)
+_public_ int security_load_policy(const void *data, size_t len)
 {
 	return RET_ERRNO(comp_load_policy(data, len));
 }

@@ -133,7 +133,7 @@ static int set_mapping(const struct security_class_mapping *map)
 	return 0;
 }
 
-_public_ int selinux_set_mapping(struct security_class_mapping *map)
+_public_ int selinux_set_mapping(const struct security_class_mapping *map)
 {
 	return RET_ERRNO(set_mapping(map));
 }

@@ -294,15 +294,15 @@ static void fc_stats(struct selabel_handle *h)
  * pairwise: regex, file type and context must agree.  A handle holding
  * more specs than the other (the rest equal) is its superset.
  */
-static enum selabel_cmp_result fc_cmp(struct selabel_handle *a,
-				      struct selabel_handle *b)
+static enum selabel_cmp_result fc_cmp(const struct selabel_handle *a,
+				      const struct selabel_handle *b)
 {
-	struct fc_data *d1 = a->data, *d2 = b->data;
+	const struct fc_data *d1 = a->data, *d2 = b->data;
 	uint32_t i = 0, j = 0;
 	bool skipped1 = false, skipped2 = false;
 
 	while (i < d1->nspec && j < d2->nspec) {
-		struct fc_spec *s1 = &d1->spec[i], *s2 = &d2->spec[j];
+		const struct fc_spec *s1 = &d1->spec[i], *s2 = &d2->spec[j];
 
 		if (s1->meta != s2->meta) {
 			/* One side has more regex specs. */

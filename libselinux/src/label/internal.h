@@ -65,8 +65,8 @@ struct lbl_ops {
 	/* 1 and digest, 0 when nothing matches, -errno. */
 	int (*hash_all_partial)(struct selabel_handle *h, const char *key,
 				uint8_t digest[LBL_SHA1_LEN]);
-	enum selabel_cmp_result (*cmp)(struct selabel_handle *a,
-				       struct selabel_handle *b);
+	enum selabel_cmp_result (*cmp)(const struct selabel_handle *a,
+				       const struct selabel_handle *b);
 	void (*stats)(struct selabel_handle *h);
 	void (*close)(struct selabel_handle *h);
 };

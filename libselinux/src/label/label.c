@@ -295,8 +295,8 @@ _public_ int selabel_digest(struct selabel_handle *h, unsigned char **digest,
 	return 0;
 }
 
-_public_ enum selabel_cmp_result selabel_cmp(struct selabel_handle *h1,
-					     struct selabel_handle *h2)
+_public_ enum selabel_cmp_result selabel_cmp(const struct selabel_handle *h1,
+					     const struct selabel_handle *h2)
 {
 	if (!h1 || !h2 || h1->backend != h2->backend || !h1->ops->cmp)
 		return SELABEL_INCOMPARABLE;
