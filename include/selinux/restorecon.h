@@ -18,6 +18,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* selinux_restorecon_set_sehandle() takes a label handle; since upstream
+ * 3.8 this header brings selabel_open() and SELABEL_* along with it. */
+#include <selinux/label.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
