@@ -35,7 +35,8 @@ the first comment of a program's source (man8) or a whole .txt file
 
 Headings are upper-case lines at column 0.  In SYNOPSIS each line is one
 form of the command line: the name and words starting with "-" or an
-upper-case letter or digit are literal (bold), other words placeholders.
+capital and then a lower-case letter or with a digit are literal (bold),
+other words placeholders (italics).
 
 --list prints the names of the files that would be written (for meson)
 and writes nothing.  Python 3 standard library only.
@@ -639,14 +640,18 @@ def indent_of(ln):
 
 
 def synopsis_form(s):
-    words = s.split()
-    out = ["\\fB%s\\fP" % esc(words[0])]
-    for w in words[1:]:
+    """The arguments of a command line: words starting with "-", a digit or
+    a capital and a lower-case letter are literal (bold), the others are
+    placeholders (italics); a [bracketed group] is not broken."""
+    s = re.sub(r"\[[^\[\]]*\]", lambda m: m.group(0).replace(" ", "\x00"), s)
+    out = []
+    for w in s.split():
         out.append(re.sub(
-            r"[^\[\]|{}.]+",
-            lambda m: ("\\fB%s\\fP" if re.match(r"^[-A-Z0-9]", m.group(0))
+            r"[^\[\]|{}.\x00]+",
+            lambda m: ("\\fB%s\\fP" if re.match(r"^(-|[0-9]|[A-Z][a-z])",
+                                               m.group(0))
                        else "\\fI%s\\fP") % esc(m.group(0)), w))
-    return " ".join(out)
+    return " ".join(out).replace("\x00", "\\ ")
 
 
 def tag_text(s):
@@ -665,36 +670,45 @@ def tag_text(s):
 
 def render_section(body):
     """Lines of one section (indent 4 text, 8 tag bodies) as roff."""
-    paras, cur = [], []
-    for ln in body:
-        if not ln.strip():
-            if cur:
-                paras.append(cur)
-            cur = []
-        else:
-            cur.append(ln)
-    if cur:
-        paras.append(cur)
-    out = []
-    for p in paras:
-        base = indent_of(p[0])
-        if base >= 8:
-            out.append(".PP\n.RS 4\n.nf\n")
-            out += [line_start(esc(ln[8:])) + "\n" for ln in p]
-            out.append(".fi\n.RE\n")
-            continue
-        k = 0
-        while k < len(p) and indent_of(p[k]) < 8:
-            k += 1
-        if 0 < k < len(p) and k == 1:
-            out.append(".TP\n" + line_start(tag_text(p[0].strip())) + "\n")
-            rest = p[1:]
-        else:
+    out, k, n = [], 0, len(body)
+    text = []
+
+    def flush():
+        if text:
             out.append(".PP\n")
-            rest = p
-        text = " ".join(ln.strip() for ln in rest)
-        for s in sentences(text):
-            out.append(line_start(inline(s)) + "\n")
+            for s in sentences(" ".join(text)):
+                out.append(line_start(inline(s)) + "\n")
+            text.clear()
+
+    while k < n:
+        ln = body[k]
+        if not ln.strip():
+            flush()
+            k += 1
+        elif indent_of(ln) >= 8:
+            # verbatim: a block at 8 that no tag line introduces
+            flush()
+            out.append(".PP\n.RS 4\n.nf\n")
+            while k < n and body[k].strip() and indent_of(body[k]) >= 8:
+                out.append(line_start(esc(body[k][8:])) + "\n")
+                k += 1
+            out.append(".fi\n.RE\n")
+        elif k + 1 < n and body[k + 1].strip() and \
+                indent_of(body[k + 1]) >= 8:
+            # a tag line and its body
+            flush()
+            out.append(".TP\n" + line_start(tag_text(ln.strip())) + "\n")
+            k += 1
+            para = []
+            while k < n and body[k].strip() and indent_of(body[k]) >= 8:
+                para.append(body[k].strip())
+                k += 1
+            for s in sentences(" ".join(para)):
+                out.append(line_start(inline(s)) + "\n")
+        else:
+            text.append(ln.strip())
+            k += 1
+    flush()
     return "".join(out)
 
 
@@ -706,7 +720,10 @@ def plain_page(names, summary, sections, section):
         if head == "SYNOPSIS":
             for ln in body:
                 if ln.strip():
-                    out.append(".PP\n%s\n" % synopsis_form(ln.strip()))
+                    words = ln.split()
+                    out.append(".SY %s\n%s\n.YS\n" % (
+                        esc(words[0]),
+                        synopsis_form(" ".join(words[1:]))))
         elif head == "SEE ALSO":
             refs = re.findall(r"([\w.-]+)\(([1-8])\)", " ".join(body))
             out.append(",\n".join("\\fB%s\\fP(%s)" % r for r in refs) + "\n")

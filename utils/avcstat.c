@@ -1,4 +1,35 @@
-/* utils/avcstat.c: print the kernel AVC's cache statistics (avcstat(8)). */
+/*
+ * avcstat - print the statistics of the kernel's access vector cache
+ *
+ * SYNOPSIS
+ *     avcstat [-c] [-f status_file] [interval]
+ *
+ * DESCRIPTION
+ *     Reads the counters of selinuxfs's avc/cache_stats (summed over the
+ *     processors) and prints lookups, hits, misses, allocations, reclaims
+ *     and frees.  With an interval (in seconds), it repeats every interval
+ *     seconds, printing the change since the previous line, until it is
+ *     interrupted; the column header is repeated each screenful.
+ *
+ * OPTIONS
+ *     -c
+ *         Print cumulative values instead of changes.
+ *     -f status_file
+ *         Read this file instead of avc/cache_stats under the selinuxfs
+ *         mount.
+ *     -h
+ *         Print the usage and exit.
+ *
+ * EXIT STATUS
+ *     0
+ *         The statistics were printed (or the usage, for -h or an interval
+ *         of 0).
+ *     1
+ *         The file could not be read or does not have the kernel's format.
+ *
+ * SEE ALSO
+ *     avc_cache_stats(3), selinuxfsd(8)
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>

@@ -1,4 +1,33 @@
-/* compute_av: the policy's access decision for a pair and a class. */
+/*
+ * compute_av - print the policy's access decision for two contexts and a class
+ *
+ * SYNOPSIS
+ *     compute_av scontext tcontext tclass
+ *
+ * DESCRIPTION
+ *     Asks the security server (security_compute_av(3)) which permissions
+ *     of class tclass scontext has on tcontext, and prints the decision as
+ *     lines "allowed={ ... }", then "decided=", "auditallow=" and
+ *     "auditdeny" lines when they differ from their defaults (all decided,
+ *     nothing audited when allowed, every denial audited).
+ *
+ * EXIT STATUS
+ *     0
+ *         The decision was printed.
+ *     1
+ *         Wrong number of arguments.
+ *     2
+ *         tclass is not a class of the policy.
+ *     3
+ *         The security server refused the request.
+ *     4
+ *         scontext is not a valid context.
+ *     5
+ *         tcontext is not a valid context.
+ *
+ * SEE ALSO
+ *     compute_create(8), selinux_check_access(8), security_compute_av(3)
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

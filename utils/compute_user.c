@@ -1,4 +1,28 @@
-/* compute_user: the contexts a user may reach from a context. */
+/*
+ * compute_user - print the contexts a SELinux user may reach from a context
+ *
+ * SYNOPSIS
+ *     compute_user context user
+ *
+ * DESCRIPTION
+ *     Prints, one a line, the contexts of SELinux user user that context may
+ *     transition to, as security_compute_user(3) returns them, or "none".
+ *     Login programs use get_ordered_context_list(3) instead; see
+ *     getconlist(8).
+ *
+ * EXIT STATUS
+ *     0
+ *         The list was printed.
+ *     1
+ *         Wrong number of arguments.
+ *     2
+ *         The security server refused the request (unknown user ...).
+ *     4
+ *         context is not a valid context.
+ *
+ * SEE ALSO
+ *     getconlist(8), security_compute_user(3)
+ */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,4 +1,34 @@
-/* getconlist: the ordered session contexts of a user from a context. */
+/*
+ * getconlist - print the contexts a user's session may start in
+ *
+ * SYNOPSIS
+ *     getconlist [-l level] user [context]
+ *
+ * DESCRIPTION
+ *     Prints, most preferred first, the contexts SELinux user user may
+ *     start a session in from context (by default the caller's own), as
+ *     get_ordered_context_list(3) orders them from default_contexts(5) and
+ *     the user's file of user_contexts(5).
+ *
+ * OPTIONS
+ *     -l level
+ *         Use this MLS level or range instead of the one of context.
+ *
+ * EXIT STATUS
+ *     0
+ *         The list was printed.
+ *     1
+ *         An invalid option, or SELinux is disabled.
+ *     2
+ *         Wrong number of arguments, or the caller's context is unknown.
+ *     3
+ *         context is not a valid context.
+ *     4
+ *         No context could be found.
+ *
+ * SEE ALSO
+ *     getdefaultcon(8), getseuser(8), get_ordered_context_list(3)
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

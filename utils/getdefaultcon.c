@@ -1,7 +1,39 @@
 /*
- * getdefaultcon: the default session context of a Linux user (through
- * seusers) from a context.  Exits 1 on success and 0 on failure, as
- * Debian's does.
+ * getdefaultcon - print the default session context of a Linux user
+ *
+ * SYNOPSIS
+ *     getdefaultcon [-l level] [-s service] user [fromcon]
+ *
+ * DESCRIPTION
+ *     Maps Linux user user to its SELinux user and level through seusers(5)
+ *     (getseuser(3)) and prints the first context of its ordered list from
+ *     fromcon (by default the caller's own context): the context a login
+ *     from fromcon would give.
+ *
+ * OPTIONS
+ *     -l level
+ *         Use this MLS level instead of the user's default one.
+ *     -s service
+ *         Use the seusers entries of this service (service_seusers(5)).
+ *     -r role
+ *         The first context with this role (get_default_context_with_role(3)).
+ *     -v
+ *         Print "PROG: user from fromcon seuser role level -> context".
+ *
+ * EXIT STATUS
+ *     As in the established program, success is 1:
+ *     1
+ *         The context was printed; also an invalid option, or SELinux is
+ *         disabled.
+ *     0
+ *         No default context could be found.
+ *     2
+ *         Wrong number of arguments, or the caller's context is unknown.
+ *     3
+ *         fromcon is not a valid context.
+ *
+ * SEE ALSO
+ *     getconlist(8), getseuser(8), get_default_context(3)
  */
 #include <errno.h>
 #include <stdio.h>

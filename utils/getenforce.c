@@ -1,5 +1,26 @@
-/* utils/getenforce.c: print whether SELinux is Enforcing, Permissive or
- * Disabled (getenforce(8)). */
+/*
+ * getenforce - print the current mode of SELinux
+ *
+ * SYNOPSIS
+ *     getenforce
+ *
+ * DESCRIPTION
+ *     Prints Enforcing, Permissive or Disabled: Disabled when
+ *     is_selinux_enabled(3) says SELinux is off (no selinuxfs, or no
+ *     /etc/selinux/config), otherwise the kernel's mode as
+ *     security_getenforce(3) reads it from selinuxfs.
+ *
+ *     Arguments are ignored.
+ *
+ * EXIT STATUS
+ *     0
+ *         The mode was printed.
+ *     2
+ *         It could not be read; a message names the failing call.
+ *
+ * SEE ALSO
+ *     setenforce(8), selinuxenabled(8), selinux_config(5), security_getenforce(3)
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

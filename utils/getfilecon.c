@@ -1,4 +1,26 @@
-/* utils/getfilecon.c: print "PATH<TAB>CONTEXT" for each path. */
+/*
+ * getfilecon - print the SELinux context of files
+ *
+ * SYNOPSIS
+ *     getfilecon path...
+ *
+ * DESCRIPTION
+ *     For each path prints the path, a tab and its context: the
+ *     security.selinux extended attribute, read with getfilecon(3)
+ *     (symbolic links are followed).  The first path that fails ends the
+ *     program; the lines printed before it stay printed.
+ *
+ * EXIT STATUS
+ *     0
+ *         Every context was printed.
+ *     1
+ *         No path was given.
+ *     2
+ *         A context could not be read (no label, no such file ...).
+ *
+ * SEE ALSO
+ *     setfilecon(8), matchpathcon(8), getfilecon(3)
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

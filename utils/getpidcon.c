@@ -1,4 +1,28 @@
-/* utils/getpidcon.c: print the context of process PID. */
+/*
+ * getpidcon - print the SELinux context of a process
+ *
+ * SYNOPSIS
+ *     getpidcon pid
+ *
+ * DESCRIPTION
+ *     Prints the current context of process pid, read from
+ *     /proc/pid/attr/current with getpidcon(3).  The number is read as
+ *     scanf's %d reads it: leading blanks and a sign are allowed, and what
+ *     follows the digits is ignored.
+ *
+ * EXIT STATUS
+ *     0
+ *         The context was printed.
+ *     1
+ *         Not exactly one argument.
+ *     2
+ *         The argument is not a number.
+ *     3
+ *         The context could not be read (no such process, no SELinux ...).
+ *
+ * SEE ALSO
+ *     getpidprevcon(8), ps(1), getpidcon(3)
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,27 @@
-/* utils/getpidprevcon.c: print the context process PID had before its
- * last exec. */
+/*
+ * getpidprevcon - print the SELinux context a process had before its last exec
+ *
+ * SYNOPSIS
+ *     getpidprevcon pid
+ *
+ * DESCRIPTION
+ *     Prints the previous context of process pid (/proc/pid/attr/prev),
+ *     the one it had before its last execve(2), with getpidprevcon(3).
+ *     The argument is read as getpidcon(8) reads it.
+ *
+ * EXIT STATUS
+ *     0
+ *         The context was printed.
+ *     1
+ *         Not exactly one argument.
+ *     2
+ *         The argument is not a number.
+ *     3
+ *         The context could not be read.
+ *
+ * SEE ALSO
+ *     getpidcon(8), getpidprevcon(3)
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

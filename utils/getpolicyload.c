@@ -1,4 +1,23 @@
-/* utils/getpolicyload.c: print the kernel's policy load count. */
+/*
+ * getpolicyload - print how many times a policy was loaded
+ *
+ * SYNOPSIS
+ *     getpolicyload
+ *
+ * DESCRIPTION
+ *     Prints the policy load count of the kernel's SELinux status page
+ *     (selinux_status_policyload(3)); committing booleans counts as a load.
+ *     Arguments are ignored.
+ *
+ * EXIT STATUS
+ *     0
+ *         The count was printed.
+ *     1
+ *         The status page could not be opened or read.
+ *
+ * SEE ALSO
+ *     selinux_status_open(3), getenforce(8)
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

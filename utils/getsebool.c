@@ -1,4 +1,32 @@
-/* getsebool: the active (and pending) values of policy booleans. */
+/*
+ * getsebool - print the values of SELinux policy booleans
+ *
+ * SYNOPSIS
+ *     getsebool -a
+ *     getsebool boolean...
+ *
+ * DESCRIPTION
+ *     Prints "NAME --> on" or "NAME --> off" for each boolean named, or for
+ *     every boolean of the loaded policy with -a.  When a value was set but
+ *     not committed yet, the pending value follows:
+ *     "NAME --> off pending: on".  A name is printed as the policy's
+ *     booleans.subs_dist file translates it (selinux_boolean_sub(3)).
+ *
+ * OPTIONS
+ *     -a
+ *         All booleans of the loaded policy.
+ *
+ * EXIT STATUS
+ *     0
+ *         The values were printed.
+ *     1
+ *         Wrong arguments, SELinux disabled, or the names could not be read.
+ *     255
+ *         A boolean does not exist or could not be read.
+ *
+ * SEE ALSO
+ *     togglesebool(8), setsebool(8), booleans(5), security_get_boolean_active(3)
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>

@@ -1,4 +1,32 @@
-/* getseuser: a Linux user's SELinux user, level and session contexts. */
+/*
+ * getseuser - print a Linux user's SELinux user, level and session contexts
+ *
+ * SYNOPSIS
+ *     getseuser linuxuser fromcon
+ *
+ * DESCRIPTION
+ *     Prints "seuser:  USER, level LEVEL", the SELinux user and level that
+ *     seusers(5) gives linuxuser (getseuserbyname(3)), then the contexts a
+ *     session of that user may start in from fromcon, one a line as
+ *     "Context N<tab>CONTEXT", most preferred first.
+ *
+ * EXIT STATUS
+ *     0
+ *         Everything was printed.
+ *     1
+ *         Wrong number of arguments.
+ *     2
+ *         seusers has no entry for the user.
+ *     3
+ *         No context could be found.
+ *     4
+ *         SELinux is disabled.
+ *     5
+ *         fromcon is not a valid context.
+ *
+ * SEE ALSO
+ *     getconlist(8), getdefaultcon(8), seusers(5), getseuserbyname(3)
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

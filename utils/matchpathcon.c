@@ -1,4 +1,49 @@
-/* matchpathcon: print the file_contexts label of each path. */
+/*
+ * matchpathcon - print the file_contexts label of paths
+ *
+ * SYNOPSIS
+ *     matchpathcon [-V] [-N] [-n] [-m type] [-f file_contexts_file] [-p prefix] [-P policy_root_path] filepath...
+ *
+ * DESCRIPTION
+ *     Prints, for each filepath, the path, a tab and the context the
+ *     policy's file_contexts(5) gives it (matchpathcon(3)), or <<none>>
+ *     when the policy says the file is not to be labelled.  The file need
+ *     not exist; when it does, its type (file, directory, link ...) takes
+ *     part in the match.  A trailing slash is ignored.
+ *
+ * OPTIONS
+ *     -V
+ *         Verify: compare each file's label with the one file_contexts gives
+ *         and print "PATH verified." or "PATH has context X, should be Y".
+ *     -N
+ *         Do not translate contexts through mcstrans (raw contexts).
+ *     -n
+ *         Print only the context, without the path.
+ *     -m type
+ *         Match as the file type named by the first letter of type: b
+ *         (block device), c (character device), d (directory), p (pipe), l
+ *         (link), s (socket) or f (regular file), whatever the file is.
+ *     -f file_contexts_file
+ *         Read this file instead of the policy's file_contexts (with its
+ *         .homedirs and .local companions).
+ *     -p prefix
+ *         Accepted for compatibility and ignored, with a warning.
+ *     -P policy_root_path
+ *         Use the policy under this directory instead of the configured one
+ *         (selinux_set_policy_root(3)).
+ *     -q
+ *         With -V, print nothing: the exit status alone answers.
+ *
+ * EXIT STATUS
+ *     0
+ *         Every label was printed (or verified).
+ *     1
+ *         Wrong arguments, file_contexts could not be read, a lookup failed,
+ *         or with -V a label differs.
+ *
+ * SEE ALSO
+ *     file_contexts(5), restorecon(8), selabel_lookup(8), matchpathcon(3)
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>

@@ -1,5 +1,23 @@
-/* utils/policyvers.c: print the highest policy version the kernel
- * supports.  Arguments are ignored, as in selinux-utils 3.4. */
+/*
+ * policyvers - print the highest policy version the kernel supports
+ *
+ * SYNOPSIS
+ *     policyvers
+ *
+ * DESCRIPTION
+ *     Prints the number security_policyvers(3) reads from selinuxfs: the
+ *     newest binary policy format the kernel can load.  Arguments are
+ *     ignored.
+ *
+ * EXIT STATUS
+ *     0
+ *         The version was printed.
+ *     2
+ *         It could not be read (no selinuxfs ...).
+ *
+ * SEE ALSO
+ *     security_policyvers(3), selinux_mkload_policy(3)
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

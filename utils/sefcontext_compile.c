@@ -1,6 +1,43 @@
 /*
- * sefcontext_compile: compile a text file_contexts into file_contexts.bin.
- * Links the static archive: the compiled format is the library's own.
+ * sefcontext_compile - compile a file_contexts file into its binary form
+ *
+ * SYNOPSIS
+ *     sefcontext_compile [-iV] [-F version] [-o out_file] [-p policy_file] fc_file
+ *
+ * DESCRIPTION
+ *     Reads the text file_contexts(5) file fc_file and writes
+ *     fc_file.bin, the precompiled form the library loads instead of the
+ *     text when it is at least as new: the specifications with their
+ *     regular expressions compiled by PCRE2, so that selabel_open(3) does
+ *     not compile them again.
+ *
+ * OPTIONS
+ *     -o out_file
+ *         Write out_file instead of fc_file.bin.
+ *     -p policy_file
+ *         Check every context against this binary policy first.
+ *     -r
+ *         Leave the compiled regular expressions out (they are specific to
+ *         an architecture; the library then compiles them when loading).
+ *     -i
+ *         Print the regular expression library's version and the
+ *         architecture identifier ("8-8-el" on x86_64), and exit.
+ *     -V
+ *         Print the binary format version written, and exit.
+ *     -F version
+ *         Write format 5 (the default, read by libselinux 2.7 to 3.7) or 6
+ *         (read by libselinux 3.8 and later).
+ *
+ * EXIT STATUS
+ *     0
+ *         The file was written (or the information printed).
+ *     1
+ *         Wrong arguments, or a file could not be read or written.
+ *     255
+ *         fc_file does not parse, or a context is invalid.
+ *
+ * SEE ALSO
+ *     file_contexts(5), selabel_open(3), matchpathcon(8)
  */
 #include <errno.h>
 #include <getopt.h>

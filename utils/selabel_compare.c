@@ -1,11 +1,31 @@
 /*
- * selabel_compare: compare the specs of two files of one backend.
+ * selabel_compare - compare the specifications of two labelling files
  *
- *   selabel_compare [-v] [-b backend] file1 file2
+ * SYNOPSIS
+ *     selabel_compare [-v] [-b backend] file1 file2
  *
- * Prints "file1 is a subset of / equal to / a superset of / incomparable
- * with file2" and exits 0 when they are equal, 1 when not, 2 on error.
- * (Debian 12's selinux-utils has no selabel_compare.)
+ * DESCRIPTION
+ *     Opens file1 and file2 with the same backend and compares their
+ *     specifications with selabel_cmp(3), printing "file1 is a subset of
+ *     file2", "equal to", "a superset of" or "incomparable with".  Only the
+ *     files given are read (no .homedirs or .local).
+ *
+ * OPTIONS
+ *     -v
+ *         Check each context against the loaded policy.
+ *     -b backend
+ *         file (the default), media, x or db.
+ *
+ * EXIT STATUS
+ *     0
+ *         The files are equal.
+ *     1
+ *         They differ.
+ *     2
+ *         Wrong arguments, or a file could not be opened.
+ *
+ * SEE ALSO
+ *     selabel_lookup(8), selabel_cmp(3)
  */
 #include <errno.h>
 #include <getopt.h>

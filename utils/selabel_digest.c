@@ -1,4 +1,40 @@
-/* selabel_digest: print the SHA-1 digest of a backend's spec files. */
+/*
+ * selabel_digest - print the digest of the files a labelling backend read
+ *
+ * SYNOPSIS
+ *     selabel_digest -b backend [-d] [-v] [-B] [-i] [-f file]
+ *
+ * DESCRIPTION
+ *     Opens a handle of the backend with SELABEL_OPT_DIGEST and prints the
+ *     SHA-1 digest of the specification files it read and their names
+ *     (selabel_digest(3)).
+ *
+ * OPTIONS
+ *     -b backend
+ *         file, media, x or db (prop is accepted and fails: not built).
+ *     -d
+ *         Accepted for compatibility; no effect.
+ *     -v
+ *         Also run "cat FILES | openssl dgst -sha1 -hex" on the files read,
+ *         to compare the two digests.
+ *     -B
+ *         Base file_contexts only: no .homedirs or .local (file backend).
+ *     -i
+ *         Do not ask for a digest (selabel_digest then fails).
+ *     -f file
+ *         Read this file instead of the policy's.
+ *
+ * EXIT STATUS
+ *     0
+ *         The digest was printed.
+ *     1
+ *         Wrong arguments.
+ *     255
+ *         The handle or the digest could not be obtained.
+ *
+ * SEE ALSO
+ *     selabel_lookup(8), sefcontext_compile(8), selabel_digest(3)
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>

@@ -1,5 +1,37 @@
-/* selabel_get_digests_all_partial_matches: compare a directory's
- * security.sehash with the digest of the specs that can match below it. */
+/*
+ * selabel_get_digests_all_partial_matches - compare a directory's stored file_contexts digest with the current one
+ *
+ * SYNOPSIS
+ *     selabel_get_digests_all_partial_matches [-vr] [-f file] path
+ *
+ * DESCRIPTION
+ *     restorecon(8) stores in a directory's security.sehash attribute a
+ *     SHA-1 digest of the file_contexts specifications that can match the
+ *     directory or files below it, and skips directories whose digest has
+ *     not changed.  This program computes that digest anew for path (the
+ *     specs' regular expressions, modes and contexts) and compares it with
+ *     the stored one (selabel_get_digests_all_partial_matches(3)), printing
+ *     both and whether they match.
+ *
+ * OPTIONS
+ *     -v
+ *         Check each context of the file against the loaded policy.
+ *     -r
+ *         Descend into directories below path.
+ *     -f file
+ *         Read this file_contexts file instead of the policy's.
+ *
+ * EXIT STATUS
+ *     0
+ *         Every stored digest matches.
+ *     1
+ *         Wrong arguments, or a stored digest differs from the computed one.
+ *     255
+ *         The handle could not be opened or path could not be read.
+ *
+ * SEE ALSO
+ *     restorecon(8), selinux_restorecon(3), selabel_get_digests_all_partial_matches(3)
+ */
 #include <errno.h>
 #include <fts.h>
 #include <getopt.h>

@@ -1,4 +1,45 @@
-/* selabel_lookup: look one key up in a labelling backend. */
+/*
+ * selabel_lookup - look a key up in a labelling backend
+ *
+ * SYNOPSIS
+ *     selabel_lookup -b backend [-v] [-r] -k key [-t type] [-f file]
+ *
+ * DESCRIPTION
+ *     Opens a selabel_open(3) handle of the backend and prints the context
+ *     it gives key and type: "Default context: CONTEXT".
+ *
+ * OPTIONS
+ *     -b backend
+ *         file (file_contexts(5): key a path, type a mode number), media
+ *         (media(5): key a media name), x (x_contexts(5): type 1 to 7, the
+ *         SELABEL_X_* values), db (sepgsql_contexts(5): type 1 to 12), or
+ *         prop and service, which this library does not build.
+ *     -v
+ *         Check each context of the file against the loaded policy.
+ *     -r
+ *         Use selabel_lookup_raw(3): no mcstrans translation.
+ *     -k key
+ *         What to look up.
+ *     -t type
+ *         The object type, a number; 0 by default.
+ *     -f file
+ *         Read this file instead of the policy's.
+ *
+ * EXIT STATUS
+ *     0
+ *         The context was printed.
+ *     1
+ *         Wrong arguments.
+ *     255
+ *         The handle could not be opened, or nothing matched.
+ *
+ * EXAMPLES
+ *         selabel_lookup -b file -k /run -t 0
+ *         selabel_lookup -r -b x -t 4 -k X11:ButtonPress
+ *
+ * SEE ALSO
+ *     selabel_lookup_best_match(8), matchpathcon(8), selabel_lookup(3)
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>

@@ -1,5 +1,42 @@
-/* selabel_lookup_best_match: the best file_contexts match of a path and
- * its aliases. */
+/*
+ * selabel_lookup_best_match - print the best file_contexts match of a path and its links
+ *
+ * SYNOPSIS
+ *     selabel_lookup_best_match [-v] [-r] -p path [-m mode] [-f file] [link...]
+ *
+ * DESCRIPTION
+ *     Prints "Best match context: CONTEXT" for path, as
+ *     selabel_lookup_best_match(3) chooses between path and the other names
+ *     (links) of the same file: an exact match of the path when no link is
+ *     given, else an exact match of a link, else the match with the longest
+ *     fixed prefix.
+ *
+ * OPTIONS
+ *     -v
+ *         Check each context of the file against the loaded policy.
+ *     -r
+ *         Raw contexts (no mcstrans translation).
+ *     -p path
+ *         The path to look up.
+ *     -m mode
+ *         The file type named by the first letter: b, c, d, p, l, s or f.
+ *     -f file
+ *         Read this file_contexts file instead of the policy's.
+ *
+ * EXIT STATUS
+ *     0
+ *         The context was printed.
+ *     1
+ *         Wrong arguments.
+ *     255
+ *         The handle could not be opened, or nothing matched.
+ *
+ * EXAMPLES
+ *         selabel_lookup_best_match -p /dev/initctl /run/systemd/initctl/fifo
+ *
+ * SEE ALSO
+ *     selabel_lookup(8), file_contexts(5), selabel_lookup_best_match(3)
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>

@@ -1,4 +1,34 @@
-/* selabel_partial_match: can a spec match this path or one below it? */
+/*
+ * selabel_partial_match - tell whether a file_contexts spec can match a path or a path below it
+ *
+ * SYNOPSIS
+ *     selabel_partial_match [-v] -p <path> [-f file]
+ *
+ * DESCRIPTION
+ *     Prints "Match or Partial match: TRUE" when some specification of
+ *     file_contexts(5) matches path or could match a path below it
+ *     (selabel_partial_match(3)), "FALSE" otherwise.
+ *
+ * OPTIONS
+ *     -v
+ *         Check each context of the file against the loaded policy.
+ *     -p path
+ *         The path to check.
+ *     -f file
+ *         Read this file_contexts file instead of the policy's.
+ *
+ * EXIT STATUS
+ *     0
+ *         FALSE was printed.
+ *     1
+ *         TRUE was printed, or the arguments were wrong (the usage is
+ *         printed).
+ *     255
+ *         The handle could not be opened.
+ *
+ * SEE ALSO
+ *     selabel_lookup(8), selabel_partial_match(3)
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>

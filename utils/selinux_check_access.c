@@ -1,4 +1,32 @@
-/* utils/selinux_check_access.c: ask the AVC whether scon may perm tcon. */
+/*
+ * selinux_check_access - ask whether a context may use a permission on another
+ *
+ * SYNOPSIS
+ *     selinux_check_access [-a auditdata] scon tcon class perm
+ *
+ * DESCRIPTION
+ *     Asks the access vector cache, through selinux_check_access(3),
+ *     whether scon has permission perm of class class (both by name) on
+ *     tcon.  Nothing is printed when it has; otherwise the reason, as
+ *     perror(3) gives it.  A denial is also logged by the library as the
+ *     kernel logs one ("avc:  denied  { perm } for ...").
+ *
+ * OPTIONS
+ *     -a auditdata
+ *         Text added to the denial message after "for".
+ *
+ * EXIT STATUS
+ *     0
+ *         The permission is granted.
+ *     1
+ *         Wrong arguments.
+ *     255
+ *         It is denied, or the question is invalid (an unknown class or
+ *         permission).
+ *
+ * SEE ALSO
+ *     compute_av(8), selinux_check_access(3)
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>

@@ -1,5 +1,24 @@
-/* utils/selinux_check_securetty_context.c: say whether each tty context
- * is one root may log in on (its type listed in securetty_types). */
+/*
+ * selinux_check_securetty_context - tell whether terminal contexts are secure for root logins
+ *
+ * SYNOPSIS
+ *     selinux_check_securetty_context tty_context...
+ *
+ * DESCRIPTION
+ *     Prints, for each context, "CONTEXT securetty." when its type is listed
+ *     in the policy's securetty_types(5), "CONTEXT not securetty."
+ *     otherwise (selinux_check_securetty_context(3)).  Nothing is asked of
+ *     the loaded policy.
+ *
+ * EXIT STATUS
+ *     0
+ *         The answers were printed.
+ *     1
+ *         No argument.
+ *
+ * SEE ALSO
+ *     securetty_types(5), selinux_check_securetty_context(3)
+ */
 #include <stdio.h>
 
 #include <selinux/selinux.h>

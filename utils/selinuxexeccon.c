@@ -1,5 +1,24 @@
-/* utils/selinuxexeccon.c: the context a process gets when it executes
- * COMMAND, from FROMCON or from the caller's own context. */
+/*
+ * selinuxexeccon - print the context a program would run in
+ *
+ * SYNOPSIS
+ *     selinuxexeccon command [ fromcon ]
+ *
+ * DESCRIPTION
+ *     Prints the context a process in fromcon (by default the caller's own)
+ *     gets when it executes the file command: the policy's transition for
+ *     class process on the file's label (security_compute_create(3)).
+ *
+ * EXIT STATUS
+ *     0
+ *         The context was printed.
+ *     255
+ *         Wrong arguments, fromcon invalid, or the file's label or the
+ *         transition could not be obtained.
+ *
+ * SEE ALSO
+ *     getfilecon(8), compute_create(8), setexecfilecon(3)
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,27 @@
-/* utils/setenforce.c: switch SELinux between enforcing and permissive
- * (setenforce(8)). */
+/*
+ * setenforce - switch SELinux between enforcing and permissive mode
+ *
+ * SYNOPSIS
+ *     setenforce [ Enforcing | Permissive | 1 | 0 ]
+ *
+ * DESCRIPTION
+ *     Puts the running kernel (or selinuxfsd(8)) in enforcing mode
+ *     (Enforcing or 1) or permissive mode (Permissive or 0), through
+ *     security_setenforce(3).  The words may be written in any case; nothing
+ *     else is accepted.  The change lasts until the next reboot: the mode at
+ *     boot is the SELINUX= line of selinux_config(5).
+ *
+ * EXIT STATUS
+ *     0
+ *         The mode was set.
+ *     1
+ *         Wrong arguments (the usage is printed), or SELinux is disabled.
+ *     2
+ *         The kernel refused, for example for lack of permission.
+ *
+ * SEE ALSO
+ *     getenforce(8), selinuxenabled(8), selinux_config(5), security_setenforce(3)
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

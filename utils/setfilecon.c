@@ -1,4 +1,27 @@
-/* utils/setfilecon.c: set the context of each path to CONTEXT. */
+/*
+ * setfilecon - set the SELinux context of files
+ *
+ * SYNOPSIS
+ *     setfilecon context path...
+ *
+ * DESCRIPTION
+ *     Sets the security.selinux attribute of each path to context with
+ *     setfilecon(3), following symbolic links.  Nothing is printed on
+ *     success; the first path that fails ends the program with a message
+ *     naming the path and the context.  restorecon(8) sets the context
+ *     file_contexts(5) gives instead.
+ *
+ * EXIT STATUS
+ *     0
+ *         Every path was labelled.
+ *     1
+ *         Fewer than two arguments.
+ *     2
+ *         A path could not be labelled (invalid context, no permission ...).
+ *
+ * SEE ALSO
+ *     getfilecon(8), chcon(1), setfilecon(3)
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,27 @@
-/* togglesebool: flip policy booleans and commit them together. */
+/*
+ * togglesebool - flip the values of SELinux policy booleans
+ *
+ * SYNOPSIS
+ *     togglesebool boolname1 [boolname2 ...]
+ *
+ * DESCRIPTION
+ *     Sets each boolean named to the opposite of its active value, printing
+ *     "NAME: active" or "NAME: inactive", and then commits all of them
+ *     together (security_commit_booleans(3)); each change is logged to
+ *     syslog(3) with the name of the user who made it.  When a boolean does
+ *     not exist or cannot be set, the booleans set so far are put back and
+ *     nothing is committed.  The change lasts until the next policy load;
+ *     setsebool(8) -P makes it permanent.
+ *
+ * EXIT STATUS
+ *     0
+ *         Every boolean was flipped.
+ *     1
+ *         No argument, SELinux disabled, or a boolean could not be flipped.
+ *
+ * SEE ALSO
+ *     getsebool(8), setsebool(8), booleans(5), security_set_boolean(3)
+ */
 #include <errno.h>
 #include <libgen.h>
 #include <pwd.h>

@@ -1,4 +1,31 @@
-/* validatetrans: ask the policy's validatetrans constraints. */
+/*
+ * validatetrans - ask the policy whether a relabelling is allowed
+ *
+ * SYNOPSIS
+ *     validatetrans scontext tcontext tclass newcontext
+ *
+ * DESCRIPTION
+ *     Asks the security server whether an object of class tclass labelled
+ *     scontext may be relabelled to newcontext by a process in tcontext,
+ *     under the policy's validatetrans constraints
+ *     (security_validatetrans(3)), and prints
+ *     "security_validatetrans returned R errno: MESSAGE".
+ *
+ * EXIT STATUS
+ *     0
+ *         The relabelling is allowed.
+ *     1
+ *         Wrong number of arguments.
+ *     2
+ *         tclass is not a class of the policy.
+ *     4, 5, 6
+ *         scontext, tcontext or newcontext is not a valid context.
+ *     255
+ *         The relabelling is refused (the printed errno says why).
+ *
+ * SEE ALSO
+ *     compute_av(8), security_validatetrans(3)
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

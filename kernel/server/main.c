@@ -1,20 +1,55 @@
 /*
- * selinuxfsd: a security server that serves a binary SELinux policy as a
- * selinuxfs, through FUSE, on kernels without SELinux.
+ * selinuxfsd - serve a binary SELinux policy as a selinuxfs, in userspace
  *
- *   selinuxfsd [-f] [-v] [-e 0|1] POLICY MOUNTPOINT
- *   selinuxfsd [-f] [-v] [-e 0|1] -n MOUNTPOINT      (no policy loaded yet)
+ * SYNOPSIS
+ *     selinuxfsd [-f] [-v] [-e 0|1] POLICY MOUNTPOINT
+ *     selinuxfsd [-f] [-v] [-e 0|1] -n MOUNTPOINT
  *
- *   -f   stay in the foreground (otherwise detach once mounted)
- *   -v   log each policy load, enforcing change and libsepol's messages
- *   -e   start enforcing (1) or permissive (0, the default)
- *   -n   start with no policy: a "load" (selinux_mkload_policy) loads one
+ * DESCRIPTION
+ *     The kernel's half of SELinux, for kernels without it: loads the
+ *     binary policy POLICY with libsepol, makes the security server's
+ *     decisions as the kernel does, and presents them at MOUNTPOINT through
+ *     FUSE as the files of a selinuxfs (enforce, access, create, relabel,
+ *     member, user, context, load, booleans/, commit_pending_bools, class/,
+ *     policyvers, mls, status, initial_contexts/ ...), byte for byte in the
+ *     kernel's formats.
  *
- * It mounts with fsname=selinuxfs,subtype=selinuxfs (mountinfo shows
- * "fuse.selinuxfs", which libselinux finds), allow_other and
- * default_permissions; it must run as root.  SIGTERM, SIGINT and SIGHUP
- * unmount and exit 0.  Exit status: 1 bad usage or policy, 2 FUSE missing
- * or unusable, 3 cannot mount.
+ *     It mounts with fsname=selinuxfs,subtype=selinuxfs, allow_other and
+ *     default_permissions, so mountinfo shows "fuse.selinuxfs", which this
+ *     libselinux finds as it finds a kernel's selinuxfs; any libselinux can
+ *     also be pointed at it with set_selinuxmnt(3).  It must run as root.
+ *     SIGTERM, SIGINT and SIGHUP unmount and end it.
+ *
+ * OPTIONS
+ *     -f
+ *         Stay in the foreground (otherwise detach once mounted).
+ *     -v
+ *         Log each policy load, enforcing change and libsepol's messages.
+ *     -e 0|1
+ *         Start permissive (0, the default) or enforcing (1).
+ *     -n
+ *         Start with no policy: a later write to load (as
+ *         selinux_mkload_policy(3) does) loads one.
+ *     -h
+ *         Print the usage and exit.
+ *
+ * EXIT STATUS
+ *     0
+ *         Unmounted after a signal (or the usage printed with -h).
+ *     1
+ *         Wrong arguments, or POLICY cannot be read or is not a valid
+ *         binary policy.
+ *     2
+ *         FUSE is missing or /dev/fuse is not usable.
+ *     3
+ *         Not root, or the mount failed.
+ *
+ * EXAMPLES
+ *         selinuxfsd -f policy.33 /mnt/selinux &
+ *         getenforce
+ *
+ * SEE ALSO
+ *     getenforce(8), setenforce(8), set_selinuxmnt(3), selinux_config(5)
  */
 #define FUSE_USE_VERSION 34
 #include <errno.h>
