@@ -1,10 +1,13 @@
 #!/usr/bin/python3
 """differential.py SECTION --pythonpath DIR --libdir DIR [--server SH --policy P]
+   differential.py SECTION --python VENV/bin/python --libdir DIR [...]
 
 Runs calls.py SECTION twice, once with Debian's python3-selinux (the
 system's /usr/bin/python3 and sys.path) and once with ours (PYTHONPATH=DIR,
 LD_LIBRARY_PATH=the build's libselinux), and compares what the two print,
-line by line.  Exit 0 when they agree, 1 with the differing lines when not,
+line by line.  With --python, ours is that interpreter's own `selinux`
+(a venv where pip installed it, tests/bindings/pip.py), with no
+PYTHONPATH or LD_LIBRARY_PATH.  Exit 0 when they agree, 1 with the differing lines when not,
 77 (a skip) when a prerequisite is missing.
 
 local: in a mount namespace of its own (unshare -m, root) with the
@@ -32,19 +35,23 @@ def environ(ours, args):
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "LD_LIBRARY_PATH", "LD_PRELOAD",
                         "PYTHONHOME", "PYTHONSTARTUP")}
-    if ours:
+    if ours and not args.python:
         env["PYTHONPATH"] = args.pythonpath
         env["LD_LIBRARY_PATH"] = args.libdir
     return env
 
 
-def which_module(env):
+def python(ours, args):
+    return args.python if ours and args.python else PYTHON
+
+
+def which_module(env, py):
     """The module file and libselinux.so.1 that a run really loads."""
     probe = ("import selinux\n"
              "libs = {l.split()[-1] for l in open('/proc/self/maps')\n"
              "        if 'libselinux.so' in l}\n"
              "print(selinux.__file__, *sorted(libs))\n")
-    r = subprocess.run([PYTHON, "-s", "-c", probe], env=env, text=True,
+    r = subprocess.run([py, "-s", "-c", probe], env=env, text=True,
                        capture_output=True)
     return (r.stdout + r.stderr).strip()
 
@@ -58,10 +65,11 @@ def can_unshare():
 
 def run(ours, args, work):
     env = environ(ours, args)
+    py = python(ours, args)
     shutil.rmtree(work, ignore_errors=True)
     os.mkdir(work)
-    subprocess.run([PYTHON, "-s", CALLS, "tree", work], env=env, check=True)
-    cmd = [PYTHON, "-s", CALLS, args.section, work]
+    subprocess.run([py, "-s", CALLS, "tree", work], env=env, check=True)
+    cmd = [py, "-s", CALLS, args.section, work]
     if args.section == "local" and args.unshare:
         # The bind mount lives and dies with the namespace.  So does the
         # unmounting of other tests' security servers (fuse.selinuxfs):
@@ -83,12 +91,15 @@ def run(ours, args, work):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("section", choices=["local", "server"])
-    ap.add_argument("--pythonpath", required=True)
+    ap.add_argument("--pythonpath")
+    ap.add_argument("--python")
     ap.add_argument("--libdir", required=True)
     ap.add_argument("--server")
     ap.add_argument("--policy")
     args = ap.parse_args()
-    for k in ("pythonpath", "libdir", "server", "policy"):
+    if not args.pythonpath and not args.python:
+        ap.error("--pythonpath or --python is required")
+    for k in ("pythonpath", "python", "libdir", "server", "policy"):
         if getattr(args, k):
             setattr(args, k, os.path.abspath(getattr(args, k)))
 
@@ -100,11 +111,21 @@ def main():
         return 77
     args.unshare = args.section == "local" and can_unshare()
 
-    ref_mod = which_module(environ(False, args))
-    our_mod = which_module(environ(True, args))
+    ref_mod = which_module(environ(False, args), PYTHON)
+    our_mod = which_module(environ(True, args), python(True, args))
     print("reference:", ref_mod)
     print("ours:     ", our_mod)
-    if (os.path.realpath(args.pythonpath) not in os.path.realpath(
+    if args.python:
+        # the venv's module, and no libselinux.so from outside the venv
+        venv = os.path.realpath(os.path.dirname(os.path.dirname(
+            args.python))) + os.sep
+        files = our_mod.split()
+        if (not os.path.realpath(files[0]).startswith(venv) or
+                any(not os.path.realpath(f).startswith(venv)
+                    for f in files[1:])):
+            print("our run does not load the venv's module and library")
+            return 1
+    elif (os.path.realpath(args.pythonpath) not in os.path.realpath(
             our_mod.split()[0]) or args.libdir not in our_mod):
         print("our run does not load our module and library")
         return 1

@@ -1,5 +1,9 @@
 #!/usr/bin/python3
 """interface.py --pythonpath DIR --libdir DIR
+   interface.py --python VENV/bin/python --libdir DIR
+
+(--python: ours is that interpreter's own `selinux`, no PYTHONPATH;
+tests/bindings/pip.py)
 
 Compares the interface of our `selinux` module with Debian's
 python3-selinux: for every public name of the reference,
@@ -56,8 +60,8 @@ DIFFERENT = {
 IMPORTS = {"os", "shutil"}
 
 
-def dump(env):
-    r = subprocess.run([PYTHON, "-s", "-c", DUMP], env=env, text=True,
+def dump(env, python=PYTHON):
+    r = subprocess.run([python, "-s", "-c", DUMP], env=env, text=True,
                        capture_output=True)
     if r.returncode != 0:
         sys.exit("dumping the interface failed:\n" + r.stderr)
@@ -66,9 +70,12 @@ def dump(env):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--pythonpath", required=True)
+    ap.add_argument("--pythonpath")
+    ap.add_argument("--python")
     ap.add_argument("--libdir", required=True)
     args = ap.parse_args()
+    if not args.pythonpath and not args.python:
+        ap.error("--pythonpath or --python is required")
     if not os.path.isdir("/usr/lib/python3/dist-packages/selinux"):
         print("Debian's python3-selinux is not installed; skipping")
         return 77
@@ -76,8 +83,11 @@ def main():
     base = {k: v for k, v in os.environ.items()
             if k not in ("PYTHONPATH", "LD_LIBRARY_PATH", "LD_PRELOAD")}
     ref = dump(base)
-    ours = dump(dict(base, PYTHONPATH=args.pythonpath,
-                     LD_LIBRARY_PATH=args.libdir))
+    if args.python:
+        ours = dump(base, args.python)
+    else:
+        ours = dump(dict(base, PYTHONPATH=args.pythonpath,
+                         LD_LIBRARY_PATH=args.libdir))
     lib = ctypes.CDLL(os.path.join(args.libdir, "libselinux.so.1"))
 
     failures, missing_in_lib = [], []
