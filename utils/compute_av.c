@@ -28,41 +28,28 @@
  * SEE ALSO
  *     compute_create(8), selinux_check_access(8), security_compute_av(3)
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include <selinux/selinux.h>
+
+#include "util.h"
 
 int main(int argc, char **argv)
 {
 	struct av_decision avd;
 	security_class_t tclass;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage:  %s scontext tcontext tclass\n",
-			argv[0]);
-		return 1;
-	}
-	if (security_check_context(argv[1]) < 0) {
-		fprintf(stderr, "%s:  invalid source context '%s'\n", argv[0],
-			argv[1]);
+	if (argc != 4)
+		util_usage(argv[0], "scontext tcontext tclass", NULL, 1);
+	if (!util_context_ok(argv[0], "source", argv[1]))
 		return 4;
-	}
-	if (security_check_context(argv[2]) < 0) {
-		fprintf(stderr, "%s:  invalid target context '%s'\n", argv[0],
-			argv[2]);
+	if (!util_context_ok(argv[0], "target", argv[2]))
 		return 5;
-	}
-	tclass = string_to_security_class(argv[3]);
-	if (!tclass) {
-		fprintf(stderr, "%s:  invalid class '%s'\n", argv[0], argv[3]);
+	tclass = util_class(argv[0], argv[3]);
+	if (!tclass)
 		return 2;
-	}
 	if (security_compute_av(argv[1], argv[2], tclass, 1, &avd) < 0) {
-		fprintf(stderr, "%s:  security_compute_av failed:  %s\n",
-			argv[0], strerror(errno));
+		util_failed(argv[0], "security_compute_av");
 		return 3;
 	}
 	/* The established tool's layout, "auditdeny" without '=' included. */

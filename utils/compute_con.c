@@ -35,12 +35,11 @@
  * One source, three programs: utils/meson.build builds it with COMPUTE set
  * to the library call (security_compute_create, _member or _relabel).
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include <selinux/selinux.h>
+
+#include "util.h"
 
 #ifndef COMPUTE
 #error "COMPUTE names the security_compute_* call"
@@ -53,29 +52,17 @@ int main(int argc, char **argv)
 	security_class_t tclass;
 	char *con = NULL;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage:  %s scontext tcontext tclass\n",
-			argv[0]);
-		return 1;
-	}
-	if (security_check_context(argv[1]) < 0) {
-		fprintf(stderr, "%s:  invalid source context '%s'\n", argv[0],
-			argv[1]);
+	if (argc != 4)
+		util_usage(argv[0], "scontext tcontext tclass", NULL, 1);
+	if (!util_context_ok(argv[0], "source", argv[1]))
 		return 4;
-	}
-	if (security_check_context(argv[2]) < 0) {
-		fprintf(stderr, "%s:  invalid target context '%s'\n", argv[0],
-			argv[2]);
+	if (!util_context_ok(argv[0], "target", argv[2]))
 		return 5;
-	}
-	tclass = string_to_security_class(argv[3]);
-	if (!tclass) {
-		fprintf(stderr, "%s:  invalid class '%s'\n", argv[0], argv[3]);
+	tclass = util_class(argv[0], argv[3]);
+	if (!tclass)
 		return 2;
-	}
 	if (COMPUTE(argv[1], argv[2], tclass, &con) < 0) {
-		fprintf(stderr, "%s:  " STR(COMPUTE) " failed:  %s\n", argv[0],
-			strerror(errno));
+		util_failed(argv[0], STR(COMPUTE));
 		return 3;
 	}
 	puts(con);

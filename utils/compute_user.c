@@ -28,21 +28,18 @@
 
 #include <selinux/selinux.h>
 
+#include "util.h"
+
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 int main(int argc, char **argv)
 {
 	char **cons = NULL;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage:  %s context user\n", argv[0]);
-		return 1;
-	}
-	if (security_check_context(argv[1]) < 0) {
-		fprintf(stderr, "%s:  invalid source context '%s'\n", argv[0],
-			argv[1]);
+	if (argc != 3)
+		util_usage(argv[0], "context user", NULL, 1);
+	if (!util_context_ok(argv[0], "source", argv[1]))
 		return 4;
-	}
 	if (security_compute_user(argv[1], argv[2], &cons) < 0) {
 		fprintf(stderr, "%s:  security_compute_user(%s,%s) failed\n",
 			argv[0], argv[1], argv[2]);

@@ -38,12 +38,11 @@
 #include <selinux/get_context_list.h>
 #include <selinux/selinux.h>
 
+#include "util.h"
+
 static void usage(const char *name, const char *detail, int rc)
 {
-	fprintf(stderr, "usage:  %s [-l level] user [context]\n", name);
-	if (detail)
-		fprintf(stderr, "%s:  %s\n", name, detail);
-	exit(rc);
+	util_usage(name, "[-l level] user [context]", detail, rc);
 }
 
 int main(int argc, char **argv)

@@ -44,13 +44,11 @@
 #include <selinux/get_context_list.h>
 #include <selinux/selinux.h>
 
+#include "util.h"
+
 static void usage(const char *name, const char *detail, int rc)
 {
-	fprintf(stderr, "usage:  %s [-l level] [-s service] user [fromcon]\n",
-		name);
-	if (detail)
-		fprintf(stderr, "%s:  %s\n", name, detail);
-	exit(rc);
+	util_usage(name, "[-l level] [-s service] user [fromcon]", detail, rc);
 }
 
 int main(int argc, char **argv)
@@ -95,9 +93,7 @@ int main(int argc, char **argv)
 		if (!con)
 			return 1;
 	}
-	if (security_check_context(con)) {
-		fprintf(stderr, "%s:  invalid from context '%s'\n", argv[0],
-			con);
+	if (!util_context_ok(argv[0], "from", con)) {
 		free(con);
 		return 3;
 	}

@@ -21,11 +21,11 @@
  * SEE ALSO
  *     setenforce(8), selinuxenabled(8), selinux_config(5), security_getenforce(3)
  */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 #include <selinux/selinux.h>
+
+#include "util.h"
 
 /*
  * Like Debian's selinux-utils 3.4, the messages name the program
@@ -46,9 +46,7 @@ int main(void)
 	}
 	r = security_getenforce();
 	if (r < 0) {
-		fprintf(stderr,
-			"getenforce:  security_getenforce() failed:  %s\n",
-			strerror(errno));
+		util_failed("getenforce", "security_getenforce()");
 		return 2;
 	}
 	puts(r ? "Enforcing" : "Permissive");

@@ -21,12 +21,11 @@
  * SEE ALSO
  *     setfilecon(8), matchpathcon(8), getfilecon(3)
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include <selinux/selinux.h>
+
+#include "util.h"
 
 /*
  * As in selinux-utils 3.4: the first path that fails ends the program
@@ -35,16 +34,13 @@
  */
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage:  %s path...\n", argv[0]);
-		return 1;
-	}
+	if (argc < 2)
+		util_usage(argv[0], "path...", NULL, 1);
 	for (int i = 1; i < argc; i++) {
 		char *con = NULL;
 
 		if (getfilecon(argv[i], &con) < 0) {
-			fprintf(stderr, "%s:  getfilecon(%s) failed:  %s\n",
-				argv[0], argv[i], strerror(errno));
+			util_failed(argv[0], "getfilecon(%s)", argv[i]);
 			return 2;
 		}
 		printf("%s\t%s\n", argv[i], con);

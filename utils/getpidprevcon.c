@@ -24,10 +24,11 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/types.h>
 
 #include <selinux/selinux.h>
+
+#include "util.h"
 
 /*
  * Debian 12's selinux-utils (3.4) has no getpidprevcon: the program
@@ -41,17 +42,12 @@ int main(int argc, char **argv)
 	char *con = NULL;
 	pid_t pid;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage:  %s pid\n", argv[0]);
-		return 1;
-	}
-	if (sscanf(argv[1], "%d", &pid) != 1) {
-		fprintf(stderr, "%s:  invalid pid %s\n", argv[0], argv[1]);
+	if (argc != 2)
+		util_usage(argv[0], "pid", NULL, 1);
+	if (util_pid(argv[0], argv[1], &pid) < 0)
 		return 2;
-	}
 	if (getpidprevcon(pid, &con) < 0) {
-		fprintf(stderr, "%s:  getpidprevcon() failed:  %s\n", argv[0],
-			strerror(errno));
+		util_failed(argv[0], "getpidprevcon()");
 		return 3;
 	}
 	/*
@@ -59,8 +55,8 @@ int main(int argc, char **argv)
 	 * context; Debian's program crashes on it (puts(NULL)), ours says so.
 	 */
 	if (!con) {
-		fprintf(stderr, "%s:  getpidprevcon() failed:  %s\n", argv[0],
-			strerror(ENODATA));
+		errno = ENODATA;
+		util_failed(argv[0], "getpidprevcon()");
 		return 3;
 	}
 	puts(con);

@@ -35,15 +35,15 @@
 #include <selinux/get_context_list.h>
 #include <selinux/selinux.h>
 
+#include "util.h"
+
 int main(int argc, char **argv)
 {
 	char *seuser = NULL, *level = NULL, **list = NULL;
 	int n;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage:  %s linuxuser fromcon\n", argv[0]);
-		return 1;
-	}
+	if (argc != 3)
+		util_usage(argv[0], "linuxuser fromcon", NULL, 1);
 	if (!is_selinux_enabled()) {
 		fprintf(stderr,
 			"%s may be used only on a SELinux enabled kernel.\n",

@@ -53,38 +53,16 @@
 
 #include <selinux/selinux.h>
 
+#include "util.h"
+
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 static void usage(const char *prog)
 {
-	fprintf(stderr,
-		"usage:  %s [-V] [-N] [-n] [-m type] [-f file_contexts_file] "
-		"[-p prefix] [-P policy_root_path] filepath...\n",
-		prog);
-	exit(1);
-}
-
-/* The file type named by the first letter of s (as Debian's does), or
- * (mode_t)-1. */
-static mode_t string_to_mode(const char *s)
-{
-	switch (s[0]) {
-	case 'b':
-		return S_IFBLK;
-	case 'c':
-		return S_IFCHR;
-	case 'd':
-		return S_IFDIR;
-	case 'p':
-		return S_IFIFO;
-	case 'l':
-		return S_IFLNK;
-	case 's':
-		return S_IFSOCK;
-	case 'f':
-		return S_IFREG;
-	}
-	return (mode_t)-1;
+	util_usage(prog,
+		   "[-V] [-N] [-n] [-m type] [-f file_contexts_file] "
+		   "[-p prefix] [-P policy_root_path] filepath...",
+		   NULL, 1);
 }
 
 static int print_label(const char *path, int header, mode_t mode)
@@ -130,8 +108,9 @@ int main(int argc, char **argv)
 			header = 0;
 			break;
 		case 'm':
-			file_mode = string_to_mode(optarg);
-			if (file_mode == (mode_t)-1) {
+			/* The first letter, as Debian's reads it. */
+			file_mode = util_file_type(optarg);
+			if (!file_mode) {
 				fprintf(stderr, "%s: mode %s is invalid\n",
 					argv[0], optarg);
 				exit(1);

@@ -18,19 +18,18 @@
  * SEE ALSO
  *     security_policyvers(3), selinux_mkload_policy(3)
  */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 #include <selinux/selinux.h>
+
+#include "util.h"
 
 int main(int argc, char **argv)
 {
 	int vers = security_policyvers();
 
 	if (vers < 0) {
-		fprintf(stderr, "%s:  security_policyvers() failed:  %s\n",
-			argv[0], strerror(errno));
+		util_failed(argv[0], "security_policyvers()");
 		return 2;
 	}
 	printf("%d\n", vers);

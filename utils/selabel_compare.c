@@ -36,6 +36,8 @@
 #include <selinux/label.h>
 #include <selinux/selinux.h>
 
+#include "util.h"
+
 static void usage(const char *prog)
 {
 	fprintf(stderr,
@@ -69,15 +71,9 @@ int main(int argc, char **argv)
 			opts[0].value = (char *)1;
 			break;
 		case 'b':
-			if (!strcmp(optarg, "file"))
-				backend = SELABEL_CTX_FILE;
-			else if (!strcmp(optarg, "media"))
-				backend = SELABEL_CTX_MEDIA;
-			else if (!strcmp(optarg, "x"))
-				backend = SELABEL_CTX_X;
-			else if (!strcmp(optarg, "db"))
-				backend = SELABEL_CTX_DB;
-			else
+			/* The four backends built; no Android ones. */
+			backend = util_selabel_backend(optarg);
+			if (backend < 0 || backend > SELABEL_CTX_DB)
 				usage(argv[0]);
 			break;
 		default:

@@ -44,6 +44,8 @@
 #include <selinux/label.h>
 #include <selinux/selinux.h>
 
+#include "util.h"
+
 static void usage(const char *prog)
 {
 	fprintf(stderr,
@@ -115,19 +117,8 @@ int main(int argc, char **argv)
 	while ((c = getopt(argc, argv, "ib:Bvf:")) != -1) {
 		switch (c) {
 		case 'b':
-			if (!strcmp(optarg, "file"))
-				backend = SELABEL_CTX_FILE;
-			else if (!strcmp(optarg, "media"))
-				backend = SELABEL_CTX_MEDIA;
-			else if (!strcmp(optarg, "x"))
-				backend = SELABEL_CTX_X;
-			else if (!strcmp(optarg, "db"))
-				backend = SELABEL_CTX_DB;
-			else if (!strcmp(optarg, "prop"))
-				backend = SELABEL_CTX_ANDROID_PROP;
-			else if (!strcmp(optarg, "service"))
-				backend = SELABEL_CTX_ANDROID_SERVICE;
-			else
+			backend = util_selabel_backend(optarg);
+			if (backend < 0)
 				usage(argv[0]);
 			break;
 		case 'B':
@@ -148,13 +139,9 @@ int main(int argc, char **argv)
 	}
 	if (backend < 0)
 		usage(argv[0]);
-	h = selabel_open(backend, opts, 3);
-	if (!h) {
-		fprintf(stderr,
-			"ERROR: selabel_open - Could not obtain handle:  %s\n",
-			strerror(errno));
+	h = util_selabel_open(backend, opts, 3);
+	if (!h)
 		return -1;
-	}
 	if (selabel_digest(h, &digest, &digest_len, &files, &nfiles) < 0) {
 		if (errno == EINVAL)
 			fprintf(stderr, "No digest available.\n");

@@ -42,6 +42,8 @@
 #include <selinux/label.h>
 #include <selinux/selinux.h>
 
+#include "util.h"
+
 static void usage(const char *prog)
 {
 	fprintf(stderr,
@@ -94,13 +96,9 @@ int main(int argc, char **argv)
 	if (optind >= argc)
 		usage(argv[0]);
 	paths[0] = argv[optind];
-	h = selabel_open(SELABEL_CTX_FILE, opts, 2);
-	if (!h) {
-		fprintf(stderr,
-			"ERROR: selabel_open - Could not obtain handle:  %s\n",
-			strerror(errno));
+	h = util_selabel_open(SELABEL_CTX_FILE, opts, 2);
+	if (!h)
 		return -1;
-	}
 	fts = fts_open(paths, FTS_PHYSICAL | FTS_NOCHDIR, NULL);
 	if (!fts) {
 		fprintf(stderr, "ERROR: fts error on %s: %s\n", paths[0],

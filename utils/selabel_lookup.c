@@ -49,6 +49,8 @@
 #include <selinux/label.h>
 #include <selinux/selinux.h>
 
+#include "util.h"
+
 static void usage(const char *prog)
 {
 	fprintf(stderr,
@@ -87,20 +89,10 @@ int main(int argc, char **argv)
 	while ((c = getopt(argc, argv, "b:f:vrk:t:")) != -1) {
 		switch (c) {
 		case 'b':
-			if (!strcmp(optarg, "file")) {
-				backend = SELABEL_CTX_FILE;
-			} else if (!strcmp(optarg, "media")) {
-				backend = SELABEL_CTX_MEDIA;
-			} else if (!strcmp(optarg, "x")) {
-				backend = SELABEL_CTX_X;
-			} else if (!strcmp(optarg, "db")) {
-				backend = SELABEL_CTX_DB;
-			} else if (!strcmp(optarg, "prop")) {
-				backend = SELABEL_CTX_ANDROID_PROP;
-			} else if (!strcmp(optarg, "service")) {
-				backend = SELABEL_CTX_ANDROID_SERVICE;
-			} else {
-				fprintf(stderr, "Unknown backend: %s\n", optarg);
+			backend = util_selabel_backend(optarg);
+			if (backend < 0) {
+				fprintf(stderr, "Unknown backend: %s\n",
+					optarg);
 				usage(argv[0]);
 			}
 			break;
@@ -124,13 +116,9 @@ int main(int argc, char **argv)
 		}
 	}
 	opts[1].value = file;
-	h = selabel_open(backend, opts, 2);
-	if (!h) {
-		fprintf(stderr,
-			"ERROR: selabel_open - Could not obtain handle:  %s\n",
-			strerror(errno));
+	h = util_selabel_open(backend, opts, 2);
+	if (!h)
 		return -1;
-	}
 	errno = 0;
 	rc = raw ? selabel_lookup_raw(h, &con, key, type) :
 		   selabel_lookup(h, &con, key, type);

@@ -47,6 +47,8 @@
 #include <selinux/label.h>
 #include <selinux/selinux.h>
 
+#include "util.h"
+
 static void usage(const char *prog)
 {
 	fprintf(stderr,
@@ -68,27 +70,6 @@ static void usage(const char *prog)
 		"   Find best matching context for the specified path using one link.\n\n",
 		prog, prog);
 	exit(1);
-}
-
-static mode_t string_to_mode(const char *s)
-{
-	switch (s[0]) {
-	case 'b':
-		return S_IFBLK;
-	case 'c':
-		return S_IFCHR;
-	case 'd':
-		return S_IFDIR;
-	case 'p':
-		return S_IFIFO;
-	case 'l':
-		return S_IFLNK;
-	case 's':
-		return S_IFSOCK;
-	case 'f':
-		return S_IFREG;
-	}
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -116,7 +97,7 @@ int main(int argc, char **argv)
 			path = optarg;
 			break;
 		case 'm':
-			mode = string_to_mode(optarg);
+			mode = util_file_type(optarg);
 			break;
 		case 'f':
 			file = optarg;
@@ -137,13 +118,9 @@ int main(int argc, char **argv)
 			links[i] = argv[optind + i];
 	}
 	opts[1].value = file;
-	h = selabel_open(SELABEL_CTX_FILE, opts, 2);
-	if (!h) {
-		fprintf(stderr,
-			"ERROR: selabel_open - Could not obtain handle:  %s\n",
-			strerror(errno));
+	h = util_selabel_open(SELABEL_CTX_FILE, opts, 2);
+	if (!h)
 		return -1;
-	}
 	rc = raw ? selabel_lookup_best_match_raw(h, &con, path, links, mode) :
 		   selabel_lookup_best_match(h, &con, path, links, mode);
 	selabel_close(h);

@@ -38,6 +38,8 @@
 #include <selinux/label.h>
 #include <selinux/selinux.h>
 
+#include "util.h"
+
 static void usage(const char *prog)
 {
 	fprintf(stderr,
@@ -85,13 +87,9 @@ int main(int argc, char **argv)
 	if (!path)
 		usage(argv[0]);
 	opts[1].value = file;
-	h = selabel_open(SELABEL_CTX_FILE, opts, 2);
-	if (!h) {
-		fprintf(stderr,
-			"ERROR: selabel_open - Could not obtain handle:  %s\n",
-			strerror(errno));
+	h = util_selabel_open(SELABEL_CTX_FILE, opts, 2);
+	if (!h)
 		return -1;
-	}
 	r = selabel_partial_match(h, path);
 	printf("Match or Partial match: %s\n", r ? "TRUE" : "FALSE");
 	selabel_close(h);

@@ -22,19 +22,17 @@
  * SEE ALSO
  *     getenforce(8), selinuxenabled(8), selinux_config(5), security_setenforce(3)
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include <selinux/selinux.h>
 
+#include "util.h"
+
 static void usage(const char *prog)
 {
-	fprintf(stderr, "usage:  %s [ Enforcing | Permissive | 1 | 0 ]\n",
-		prog);
-	exit(1);
+	util_usage(prog, "[ Enforcing | Permissive | 1 | 0 ]", NULL, 1);
 }
 
 /*
@@ -66,8 +64,7 @@ int main(int argc, char **argv)
 	if (mode < 0)
 		usage(argv[0]);
 	if (security_setenforce(mode) < 0) {
-		fprintf(stderr, "%s:  security_setenforce() failed:  %s\n",
-			argv[0], strerror(errno));
+		util_failed(argv[0], "security_setenforce()");
 		return 2;
 	}
 	return 0;

@@ -22,11 +22,11 @@
  * SEE ALSO
  *     getfilecon(8), chcon(1), setfilecon(3)
  */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 #include <selinux/selinux.h>
+
+#include "util.h"
 
 /*
  * As in selinux-utils 3.4: silent on success; the first path that fails
@@ -35,14 +35,12 @@
  */
 int main(int argc, char **argv)
 {
-	if (argc < 3) {
-		fprintf(stderr, "usage:  %s context path...\n", argv[0]);
-		return 1;
-	}
+	if (argc < 3)
+		util_usage(argv[0], "context path...", NULL, 1);
 	for (int i = 2; i < argc; i++) {
 		if (setfilecon(argv[i], argv[1]) < 0) {
-			fprintf(stderr, "%s:  setfilecon(%s,%s) failed:  %s\n",
-				argv[0], argv[i], argv[1], strerror(errno));
+			util_failed(argv[0], "setfilecon(%s,%s)", argv[i],
+				    argv[1]);
 			return 2;
 		}
 	}

@@ -32,36 +32,25 @@
 
 #include <selinux/selinux.h>
 
+#include "util.h"
+
 int main(int argc, char **argv)
 {
 	security_class_t tclass;
 	int r;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage:  %s scontext tcontext tclass newcontext\n",
-			argv[0]);
-		return 1;
-	}
-	if (security_check_context(argv[1]) < 0) {
-		fprintf(stderr, "%s:  invalid source context '%s'\n", argv[0],
-			argv[1]);
+	if (argc != 5)
+		util_usage(argv[0], "scontext tcontext tclass newcontext", NULL,
+			   1);
+	if (!util_context_ok(argv[0], "source", argv[1]))
 		return 4;
-	}
-	if (security_check_context(argv[2]) < 0) {
-		fprintf(stderr, "%s:  invalid target context '%s'\n", argv[0],
-			argv[2]);
+	if (!util_context_ok(argv[0], "target", argv[2]))
 		return 5;
-	}
-	if (security_check_context(argv[4]) < 0) {
-		fprintf(stderr, "%s:  invalid new context '%s'\n", argv[0],
-			argv[4]);
+	if (!util_context_ok(argv[0], "new", argv[4]))
 		return 6;
-	}
-	tclass = string_to_security_class(argv[3]);
-	if (!tclass) {
-		fprintf(stderr, "%s:  invalid class '%s'\n", argv[0], argv[3]);
+	tclass = util_class(argv[0], argv[3]);
+	if (!tclass)
 		return 2;
-	}
 	errno = 0;
 	r = security_validatetrans(argv[1], argv[2], tclass, argv[4]);
 	printf("security_validatetrans returned %d errno: %s\n", r,
