@@ -103,7 +103,7 @@ static int openssl_digest(char **files, size_t n, char *out, size_t size)
 
 int main(int argc, char **argv)
 {
-	int backend = -1, validate = 0, c;
+	int backend = SELABEL_CTX_FILE, validate = 0, c;
 	unsigned char *digest = NULL;
 	size_t digest_len, nfiles;
 	char **files, hex[64] = "";
@@ -118,8 +118,11 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'b':
 			backend = util_selabel_backend(optarg);
-			if (backend < 0)
+			if (backend < 0) {
+				fprintf(stderr, "Unknown backend: %s\n",
+					optarg);
 				usage(argv[0]);
+			}
 			break;
 		case 'B':
 			opts[0].value = (char *)1;
@@ -137,11 +140,15 @@ int main(int argc, char **argv)
 			usage(argv[0]);
 		}
 	}
-	if (backend < 0)
-		usage(argv[0]);
-	h = util_selabel_open(backend, opts, 3);
-	if (!h)
+	/*
+	 * As Debian's: -b is optional (file), and this program's message
+	 * is not selabel_lookup's.
+	 */
+	h = selabel_open(backend, opts, 3);
+	if (!h) {
+		fprintf(stderr, "ERROR: selabel_open: %s\n", strerror(errno));
 		return -1;
+	}
 	if (selabel_digest(h, &digest, &digest_len, &files, &nfiles) < 0) {
 		if (errno == EINVAL)
 			fprintf(stderr, "No digest available.\n");

@@ -93,8 +93,11 @@ int main(int argc, char **argv)
 			usage(argv[0]);
 		}
 	}
-	if (optind >= argc)
-		usage(argv[0]);
+	/* Debian's says so and exits 255, with no usage. */
+	if (optind >= argc) {
+		fprintf(stderr, "No pathname specified\n");
+		return -1;
+	}
 	paths[0] = argv[optind];
 	h = util_selabel_open(SELABEL_CTX_FILE, opts, 2);
 	if (!h)

@@ -84,12 +84,18 @@ int main(int argc, char **argv)
 			usage(argv[0]);
 		}
 	}
-	if (!path)
-		usage(argv[0]);
 	opts[1].value = file;
 	h = util_selabel_open(SELABEL_CTX_FILE, opts, 2);
 	if (!h)
 		return -1;
+	/*
+	 * Debian's opens the handle first, then crashes on a missing -p;
+	 * ours prints the usage there instead.
+	 */
+	if (!path) {
+		selabel_close(h);
+		usage(argv[0]);
+	}
 	r = selabel_partial_match(h, path);
 	printf("Match or Partial match: %s\n", r ? "TRUE" : "FALSE");
 	selabel_close(h);
