@@ -89,13 +89,8 @@ def sentences(text):
         word = prev.split()[-1] if prev.split() else ""
         if word.lower().lstrip("(\"") in ABBREV or word.endswith("..."):
             continue
-        if text[m.end()].islower() and not re.match(
-                r"\w*_\w*|[a-z]+\(", text[m.end():]):
-            # a lower-case word after a full stop: an identifier starts
-            # sentences ("pid <= 0 fails"), prose does not
-            if not re.match(r"(pid|con|sid|avd|opts|level|role|user|type)"
-                            r"\b", text[m.end():]):
-                continue
+        # a sentence may start with a lower-case identifier ("pid <= 0
+        # fails", "avc_open() may"), never after an abbreviation
         out.append(text[start:m.end()].strip())
         start = m.end()
     if text[start:].strip():

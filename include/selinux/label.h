@@ -40,7 +40,21 @@ struct selabel_handle;
 #define SELABEL_NOPT 6
 
 /*
- * Open a handle of backend with nopts options.  Without SELABEL_OPT_PATH
+ * Open a handle of backend with nopts options.
+ *
+ * backend is SELABEL_CTX_FILE (file_contexts: lookups take a path and a
+ * file mode), SELABEL_CTX_MEDIA (media: a media name such as "cdrom"),
+ * SELABEL_CTX_X (x_contexts: an X object name and a SELABEL_X_* type) or
+ * SELABEL_CTX_DB (sepgsql_contexts: a database object name and a
+ * SELABEL_DB_* type).  Each option is a struct selinux_opt, its type one
+ * of SELABEL_OPT_VALIDATE (check each context against the loaded
+ * policy), SELABEL_OPT_BASEONLY (file: skip .homedirs and .local),
+ * SELABEL_OPT_PATH (the file to read), SELABEL_OPT_SUBSET (file: keep
+ * only the specs under that path prefix) and SELABEL_OPT_DIGEST (keep a
+ * SHA-1 of the files read, for selabel_digest()); a NULL value turns an
+ * option off.
+ *
+ * Without SELABEL_OPT_PATH
  * the policy's default file is read (selinux_file_context_path() ...).
  * The file backend also reads PATH.homedirs and PATH.local (unless
  * BASEONLY), PATH.subs_dist and PATH.subs, and uses PATH.bin instead of
