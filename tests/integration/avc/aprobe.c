@@ -37,23 +37,9 @@
 #include <selinux/avc.h>
 #include <selinux/selinux.h>
 
+#include "probe_print.h"
+
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-
-static const char *errname(int e)
-{
-	const char *n = strerrorname_np(e);
-
-	return n ? n : "?";
-}
-
-static void show_rc(const char *what, int r)
-{
-	if (r < 0)
-		printf("%s = %d errno=%s\n", what, r, errname(errno));
-	else
-		printf("%s = %d\n", what, r);
-	fflush(stdout);
-}
 
 static int log_cb(int type, const char *fmt, ...)
 {
@@ -136,36 +122,10 @@ static security_id_t sid_of(const char *con)
 	security_id_t sid = NULL;
 
 	if (avc_context_to_sid(con, &sid) < 0) {
-		show_rc("avc_context_to_sid", -1);
+		probe_rc("avc_context_to_sid", -1);
 		return NULL;
 	}
 	return sid;
-}
-
-static security_class_t cls_of(const char *s)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 0);
-
-	if (*s && !*end)
-		return (security_class_t)v;
-	return string_to_security_class(s);
-}
-
-static access_vector_t perms_of(security_class_t c, const char *s)
-{
-	char *end, *list, *save = NULL;
-	unsigned long v = strtoul(s, &end, 16);
-	access_vector_t av = 0;
-
-	if (*s && !*end)
-		return (access_vector_t)v;
-	list = strdup(s);
-	for (char *p = strtok_r(list, ",", &save); p;
-	     p = strtok_r(NULL, ",", &save))
-		av |= string_to_av_perm(c, p);
-	free(list);
-	return av;
 }
 
 static void print_stats(void)
@@ -210,10 +170,10 @@ static int one(int argc, char **argv)
 		if (argc > 1 &&
 		    (!strcmp(argv[1], "0") || !strcmp(argv[1], "1"))) {
 			opt.value = argv[1][0] == '1' ? (char *)1 : NULL;
-			show_rc("avc_open", avc_open(&opt, 1));
+			probe_rc("avc_open", avc_open(&opt, 1));
 			return 2;
 		}
-		show_rc("avc_open", avc_open(NULL, 0));
+		probe_rc("avc_open", avc_open(NULL, 0));
 		return 1;
 	}
 	if (!strcmp(c, "init")) {
@@ -222,7 +182,7 @@ static int one(int argc, char **argv)
 		    lock_alloc, lock_get, lock_release, lock_free};
 
 		NEED(1);
-		show_rc("avc_init", avc_init(argv[1], NULL, &lc, NULL, &kc));
+		probe_rc("avc_init", avc_init(argv[1], NULL, &lc, NULL, &kc));
 		return 2;
 	}
 	if (!strcmp(c, "destroy")) {
@@ -231,7 +191,7 @@ static int one(int argc, char **argv)
 		return 1;
 	}
 	if (!strcmp(c, "reset")) {
-		show_rc("avc_reset", avc_reset());
+		probe_rc("avc_reset", avc_reset());
 		return 1;
 	}
 	if (!strcmp(c, "cleanup")) {
@@ -254,16 +214,16 @@ static int one(int argc, char **argv)
 		}
 		s = sid_of(argv[1]);
 		t = sid_of(argv[2]);
-		k = cls_of(argv[3]);
+		k = probe_class(argv[3]);
 		if (!s || !t)
 			return used;
 		avc_entry_ref_init(&ref);
-		r = avc_has_perm(s, t, k, perms_of(k, argv[4]), &ref, aux);
-		show_rc("avc_has_perm", r);
+		r = avc_has_perm(s, t, k, probe_perms(k, argv[4]), &ref, aux);
+		probe_rc("avc_has_perm", r);
 		if (!strcmp(c, "hasref")) {
-			r = avc_has_perm(s, t, k, perms_of(k, argv[4]), &ref,
+			r = avc_has_perm(s, t, k, probe_perms(k, argv[4]), &ref,
 					 aux);
-			show_rc("avc_has_perm", r);
+			probe_rc("avc_has_perm", r);
 		}
 		return used;
 	}
@@ -274,13 +234,13 @@ static int one(int argc, char **argv)
 		NEED(4);
 		s = sid_of(argv[1]);
 		t = sid_of(argv[2]);
-		k = cls_of(argv[3]);
+		k = probe_class(argv[3]);
 		if (!s || !t)
 			return 5;
 		memset(&avd, 0xee, sizeof(avd));
-		r = avc_has_perm_noaudit(s, t, k, perms_of(k, argv[4]), NULL,
+		r = avc_has_perm_noaudit(s, t, k, probe_perms(k, argv[4]), NULL,
 					 &avd);
-		show_rc("avc_has_perm_noaudit", r);
+		probe_rc("avc_has_perm_noaudit", r);
 		printf("avd %x %x %x %x %u %x\n", avd.allowed, avd.decided,
 		       avd.auditallow, avd.auditdeny, avd.seqno, avd.flags);
 		return 5;
@@ -289,7 +249,7 @@ static int one(int argc, char **argv)
 		NEED(4);
 		r = selinux_check_access(argv[1], argv[2], argv[3], argv[4],
 					 NULL);
-		show_rc("selinux_check_access", r);
+		probe_rc("selinux_check_access", r);
 		return 5;
 	}
 	if (!strcmp(c, "create") || !strcmp(c, "member")) {
@@ -300,10 +260,10 @@ static int one(int argc, char **argv)
 			return 4;
 		n = NULL;
 		if (!strcmp(c, "create"))
-			r = avc_compute_create(s, t, cls_of(argv[3]), &n);
+			r = avc_compute_create(s, t, probe_class(argv[3]), &n);
 		else
-			r = avc_compute_member(s, t, cls_of(argv[3]), &n);
-		show_rc(c, r);
+			r = avc_compute_member(s, t, probe_class(argv[3]), &n);
+		probe_rc(c, r);
 		if (r == 0 && avc_sid_to_context(n, &con) == 0) {
 			printf("%s con=\"%s\"\n", c, con);
 			freecon(con);
@@ -314,7 +274,7 @@ static int one(int argc, char **argv)
 		NEED(1);
 		n = NULL;
 		r = avc_get_initial_sid(argv[1], &n);
-		show_rc("avc_get_initial_sid", r);
+		probe_rc("avc_get_initial_sid", r);
 		if (r == 0 && avc_sid_to_context_raw(n, &con) == 0) {
 			printf("initial con=\"%s\"\n", con);
 			freecon(con);
@@ -327,13 +287,13 @@ static int one(int argc, char **argv)
 		NEED(1);
 		n = NULL;
 		r = avc_context_to_sid_raw(argv[1], &n);
-		show_rc("avc_context_to_sid_raw", r);
+		probe_rc("avc_context_to_sid_raw", r);
 		if (r < 0)
 			return 2;
 		r = avc_context_to_sid(argv[1], &again);
 		printf("same sid %d\n", r == 0 && again == n);
 		r = avc_sid_to_context(n, &con);
-		show_rc("avc_sid_to_context", r);
+		probe_rc("avc_sid_to_context", r);
 		if (r == 0) {
 			printf("con=\"%s\"\n", con);
 			freecon(con);
@@ -355,27 +315,27 @@ static int one(int argc, char **argv)
 	}
 	if (!strcmp(c, "sopen")) {
 		NEED(1);
-		show_rc("selinux_status_open",
-			selinux_status_open(atoi(argv[1])));
+		probe_rc("selinux_status_open",
+			 selinux_status_open(atoi(argv[1])));
 		return 2;
 	}
 	if (!strcmp(c, "updated")) {
-		show_rc("selinux_status_updated", selinux_status_updated());
+		probe_rc("selinux_status_updated", selinux_status_updated());
 		return 1;
 	}
 	if (!strcmp(c, "senforce")) {
-		show_rc("selinux_status_getenforce",
-			selinux_status_getenforce());
+		probe_rc("selinux_status_getenforce",
+			 selinux_status_getenforce());
 		return 1;
 	}
 	if (!strcmp(c, "sload")) {
-		show_rc("selinux_status_policyload",
-			selinux_status_policyload());
+		probe_rc("selinux_status_policyload",
+			 selinux_status_policyload());
 		return 1;
 	}
 	if (!strcmp(c, "sdeny")) {
-		show_rc("selinux_status_deny_unknown",
-			selinux_status_deny_unknown());
+		probe_rc("selinux_status_deny_unknown",
+			 selinux_status_deny_unknown());
 		return 1;
 	}
 	if (!strcmp(c, "sclose")) {
@@ -385,18 +345,19 @@ static int one(int argc, char **argv)
 	}
 	if (!strcmp(c, "setenforce")) {
 		NEED(1);
-		show_rc("security_setenforce",
-			security_setenforce(atoi(argv[1])));
+		probe_rc("security_setenforce",
+			 security_setenforce(atoi(argv[1])));
 		return 2;
 	}
 	if (!strcmp(c, "bset")) {
 		NEED(2);
-		show_rc("security_set_boolean",
-			security_set_boolean(argv[1], atoi(argv[2])));
+		probe_rc("security_set_boolean",
+			 security_set_boolean(argv[1], atoi(argv[2])));
 		return 3;
 	}
 	if (!strcmp(c, "commit")) {
-		show_rc("security_commit_booleans", security_commit_booleans());
+		probe_rc("security_commit_booleans",
+			 security_commit_booleans());
 		return 1;
 	}
 	if (!strcmp(c, "load")) {
@@ -417,7 +378,8 @@ static int one(int argc, char **argv)
 		if (fread(buf, 1, len, f) != (size_t)len)
 			exit(2);
 		fclose(f);
-		show_rc("security_load_policy", security_load_policy(buf, len));
+		probe_rc("security_load_policy",
+			 security_load_policy(buf, len));
 		free(buf);
 		return 2;
 	}

@@ -36,66 +36,9 @@
 
 #include <selinux/selinux.h>
 
+#include "probe_print.h"
+
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-
-static const char *errname(int e)
-{
-	const char *n = strerrorname_np(e);
-
-	return n ? n : "?";
-}
-
-static void show_rc(const char *what, int r)
-{
-	if (r < 0)
-		printf("%s = %d errno=%s\n", what, r, errname(errno));
-	else
-		printf("%s = %d\n", what, r);
-}
-
-static void show_con(const char *what, int r, char *con)
-{
-	if (r < 0) {
-		show_rc(what, r);
-		return;
-	}
-	if (con)
-		printf("%s = %d con=\"%s\"\n", what, r, con);
-	else
-		printf("%s = %d con=NULL\n", what, r);
-	freecon(con);
-}
-
-static const char *arg(const char *s)
-{
-	return strcmp(s, "NULL") ? s : NULL;
-}
-
-static security_class_t cls_of(const char *s)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 0);
-
-	if (*s && !*end)
-		return (security_class_t)v;
-	return string_to_security_class(s);
-}
-
-static access_vector_t perms_of(security_class_t c, const char *s)
-{
-	char *end, *list, *save = NULL;
-	unsigned long v = strtoul(s, &end, 16);
-	access_vector_t av = 0;
-
-	if (*s && !*end)
-		return (access_vector_t)v;
-	list = strdup(s);
-	for (char *p = strtok_r(list, ",", &save); p;
-	     p = strtok_r(NULL, ",", &save))
-		av |= string_to_av_perm(c, p);
-	free(list);
-	return av;
-}
 
 typedef int (*av_fn)(const char *, const char *, security_class_t,
 		     access_vector_t, struct av_decision *);
@@ -114,8 +57,8 @@ static void cmd_av(int which, const char *s, const char *t, const char *cls,
 		{"security_compute_av_flags_raw",
 		 security_compute_av_flags_raw},
 	};
-	security_class_t c = cls_of(cls);
-	access_vector_t av = perms_of(c, req);
+	security_class_t c = probe_class(cls);
+	access_vector_t av = probe_perms(c, req);
 
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
 		struct av_decision avd;
@@ -125,9 +68,9 @@ static void cmd_av(int which, const char *s, const char *t, const char *cls,
 			continue;
 		memset(&avd, 0xee, sizeof(avd));
 		errno = 0;
-		r = fns[i].fn(arg(s), arg(t), c, av, &avd);
+		r = fns[i].fn(probe_arg(s), probe_arg(t), c, av, &avd);
 		if (r < 0)
-			show_rc(fns[i].name, r);
+			probe_rc(fns[i].name, r);
 		else
 			printf("%s(%u, %x) = %d %x %x %x %x %u %x\n",
 			       fns[i].name, c, av, r, avd.allowed,
@@ -159,13 +102,13 @@ static void cmd_new(const char *which, const char *s, const char *t,
 	}
 	snprintf(name, sizeof(name), "security_compute_%s", which);
 	errno = 0;
-	r = plain(arg(s), arg(t), cls_of(cls), &con);
-	show_con(name, r, con);
+	r = plain(probe_arg(s), probe_arg(t), probe_class(cls), &con);
+	probe_con(name, r, con);
 	con = NULL;
 	strcat(name, "_raw");
 	errno = 0;
-	r = raw(arg(s), arg(t), cls_of(cls), &con);
-	show_con(name, r, con);
+	r = raw(probe_arg(s), probe_arg(t), probe_class(cls), &con);
+	probe_con(name, r, con);
 }
 
 static void cmd_create_name(const char *s, const char *t, const char *cls,
@@ -175,19 +118,19 @@ static void cmd_create_name(const char *s, const char *t, const char *cls,
 	int r;
 
 	errno = 0;
-	r = security_compute_create_name(arg(s), arg(t), cls_of(cls),
-					 arg(obj), &con);
-	show_con("security_compute_create_name", r, con);
+	r = security_compute_create_name(
+	    probe_arg(s), probe_arg(t), probe_class(cls), probe_arg(obj), &con);
+	probe_con("security_compute_create_name", r, con);
 	con = NULL;
 	errno = 0;
-	r = security_compute_create_name_raw(arg(s), arg(t), cls_of(cls),
-					     arg(obj), &con);
-	show_con("security_compute_create_name_raw", r, con);
+	r = security_compute_create_name_raw(
+	    probe_arg(s), probe_arg(t), probe_class(cls), probe_arg(obj), &con);
+	probe_con("security_compute_create_name_raw", r, con);
 }
 
 static void show_ary(const char *what, int r, char **cons)
 {
-	show_rc(what, r);
+	probe_rc(what, r);
 	for (size_t i = 0; r >= 0 && cons && cons[i]; i++)
 		printf("  %s\n", cons[i]);
 	if (r >= 0)
@@ -200,11 +143,11 @@ static void cmd_user(const char *s, const char *user)
 	int r;
 
 	errno = 0;
-	r = security_compute_user(arg(s), arg(user), &cons);
+	r = security_compute_user(probe_arg(s), probe_arg(user), &cons);
 	show_ary("security_compute_user", r, cons);
 	cons = NULL;
 	errno = 0;
-	r = security_compute_user_raw(arg(s), arg(user), &cons);
+	r = security_compute_user_raw(probe_arg(s), probe_arg(user), &cons);
 	show_ary("security_compute_user_raw", r, cons);
 }
 
@@ -212,12 +155,13 @@ static void cmd_vt(const char *s, const char *t, const char *cls,
 		   const char *n)
 {
 	errno = 0;
-	show_rc("security_validatetrans",
-		security_validatetrans(arg(s), arg(t), cls_of(cls), arg(n)));
+	probe_rc("security_validatetrans",
+		 security_validatetrans(probe_arg(s), probe_arg(t),
+					probe_class(cls), probe_arg(n)));
 	errno = 0;
-	show_rc("security_validatetrans_raw",
-		security_validatetrans_raw(arg(s), arg(t), cls_of(cls),
-					   arg(n)));
+	probe_rc("security_validatetrans_raw",
+		 security_validatetrans_raw(probe_arg(s), probe_arg(t),
+					    probe_class(cls), probe_arg(n)));
 }
 
 static void cmd_initial(const char *name)
@@ -226,12 +170,12 @@ static void cmd_initial(const char *name)
 	int r;
 
 	errno = 0;
-	r = security_get_initial_context(arg(name), &con);
-	show_con("security_get_initial_context", r, con);
+	r = security_get_initial_context(probe_arg(name), &con);
+	probe_con("security_get_initial_context", r, con);
 	con = NULL;
 	errno = 0;
-	r = security_get_initial_context_raw(arg(name), &con);
-	show_con("security_get_initial_context_raw", r, con);
+	r = security_get_initial_context_raw(probe_arg(name), &con);
+	probe_con("security_get_initial_context_raw", r, con);
 }
 
 static void show_str(const char *what, const char *s)
@@ -239,7 +183,7 @@ static void show_str(const char *what, const char *s)
 	if (s)
 		printf("%s = \"%s\"\n", what, s);
 	else
-		printf("%s = NULL errno=%s\n", what, errname(errno));
+		printf("%s = NULL errno=%s\n", what, probe_errname(errno));
 }
 
 /* "file:read,write/dir:-/x:_,read": a mapping of classes and perms */
@@ -269,7 +213,7 @@ static void cmd_map(const char *spec)
 		}
 	}
 	errno = 0;
-	show_rc("selinux_set_mapping", selinux_set_mapping(map));
+	probe_rc("selinux_set_mapping", selinux_set_mapping(map));
 	/* the strings must outlive the mapping: it keeps no copies of
 	 * them in either library, but leave them allocated anyway */
 }
@@ -282,7 +226,7 @@ static void cmd_bools(void)
 	errno = 0;
 	r = security_get_boolean_names(&names, &n);
 	if (r < 0) {
-		show_rc("security_get_boolean_names", r);
+		probe_rc("security_get_boolean_names", r);
 		return;
 	}
 	printf("security_get_boolean_names = %d len=%d\n", r, n);
@@ -318,8 +262,8 @@ static void cmd_blist(const char *perm, const char *spec)
 	if (!strcmp(spec, "-"))
 		n = 0;
 	errno = 0;
-	show_rc("security_set_boolean_list",
-		security_set_boolean_list(n, list, atoi(perm)));
+	probe_rc("security_set_boolean_list",
+		 security_set_boolean_list(n, list, atoi(perm)));
 	for (size_t i = 0; i < n; i++)
 		printf("  %s value=%d\n", list[i].name, list[i].value);
 	free(copy);
@@ -343,7 +287,8 @@ static void cmd_load(const char *file)
 		len = 0;
 	fclose(f);
 	errno = 0;
-	show_rc("security_load_policy", security_load_policy(buf, (size_t)len));
+	probe_rc("security_load_policy",
+		 security_load_policy(buf, (size_t)len));
 	free(buf);
 }
 
@@ -396,8 +341,8 @@ static int run(int argc, char **argv)
 		} else if (!strcmp(c, "root")) {
 			NEED(1);
 			errno = 0;
-			show_rc("selinux_set_policy_root",
-				selinux_set_policy_root(a[0]));
+			probe_rc("selinux_set_policy_root",
+				 selinux_set_policy_root(a[0]));
 			i += 1;
 		} else if (!strcmp(c, "av")) {
 			NEED(4);
@@ -431,32 +376,31 @@ static int run(int argc, char **argv)
 		} else if (!strcmp(c, "s2c")) {
 			NEED(1);
 			errno = 0;
-			v = string_to_security_class(arg(a[0]));
+			v = string_to_security_class(probe_arg(a[0]));
 			printf("string_to_security_class(%s) = %u errno=%s\n",
-			       a[0], v, errname(errno));
+			       a[0], v, probe_errname(errno));
 			i += 1;
 		} else if (!strcmp(c, "c2s")) {
 			NEED(1);
 			errno = 0;
 			show_str("security_class_to_string",
-				 security_class_to_string(cls_of(a[0])));
+				 security_class_to_string(probe_class(a[0])));
 			i += 1;
 		} else if (!strcmp(c, "s2p")) {
 			NEED(2);
-			cls = cls_of(a[0]);
+			cls = probe_class(a[0]);
 			errno = 0;
-			v = string_to_av_perm(cls, arg(a[1]));
-			printf("string_to_av_perm(%s, %s) = %x errno=%s\n", a[0],
-			       a[1], v, errname(errno));
+			v = string_to_av_perm(cls, probe_arg(a[1]));
+			printf("string_to_av_perm(%s, %s) = %x errno=%s\n",
+			       a[0], a[1], v, probe_errname(errno));
 			i += 2;
 		} else if (!strcmp(c, "p2s")) {
 			NEED(2);
 			errno = 0;
 			show_str("security_av_perm_to_string",
 				 security_av_perm_to_string(
-					 cls_of(a[0]),
-					 (access_vector_t)strtoul(a[1], NULL,
-								  16)));
+				     probe_class(a[0]),
+				     (access_vector_t)strtoul(a[1], NULL, 16)));
 			i += 2;
 		} else if (!strcmp(c, "avs")) {
 			char *s = NULL;
@@ -464,12 +408,11 @@ static int run(int argc, char **argv)
 
 			NEED(2);
 			errno = 0;
-			r = security_av_string(cls_of(a[0]),
-					       (access_vector_t)strtoul(
-						       a[1], NULL, 16),
-					       &s);
+			r = security_av_string(
+			    probe_class(a[0]),
+			    (access_vector_t)strtoul(a[1], NULL, 16), &s);
 			if (r < 0)
-				show_rc("security_av_string", r);
+				probe_rc("security_av_string", r);
 			else
 				printf("security_av_string = %d \"%s\"\n", r,
 				       s);
@@ -478,9 +421,9 @@ static int run(int argc, char **argv)
 		} else if (!strcmp(c, "pav")) {
 			NEED(2);
 			printf("print_access_vector = [");
-			print_access_vector(cls_of(a[0]),
-					    (access_vector_t)strtoul(a[1], NULL,
-								     16));
+			print_access_vector(
+			    probe_class(a[0]),
+			    (access_vector_t)strtoul(a[1], NULL, 16));
 			printf("]\n");
 			i += 2;
 		} else if (!strcmp(c, "mode")) {
@@ -489,7 +432,7 @@ static int run(int argc, char **argv)
 			v = mode_to_security_class(
 				(mode_t)strtoul(a[0], NULL, 8));
 			printf("mode_to_security_class(%s) = %u errno=%s\n",
-			       a[0], v, errname(errno));
+			       a[0], v, probe_errname(errno));
 			i += 1;
 		} else if (!strcmp(c, "flush")) {
 			selinux_flush_class_cache();
@@ -502,29 +445,30 @@ static int run(int argc, char **argv)
 			struct security_class_mapping none[1] = {{0}};
 
 			errno = 0;
-			show_rc("selinux_set_mapping(empty)",
-				selinux_set_mapping(none));
+			probe_rc("selinux_set_mapping(empty)",
+				 selinux_set_mapping(none));
 		} else if (!strcmp(c, "bools")) {
 			cmd_bools();
 		} else if (!strcmp(c, "bget")) {
 			NEED(1);
 			errno = 0;
-			show_rc("security_get_boolean_active",
-				security_get_boolean_active(arg(a[0])));
+			probe_rc("security_get_boolean_active",
+				 security_get_boolean_active(probe_arg(a[0])));
 			errno = 0;
-			show_rc("security_get_boolean_pending",
-				security_get_boolean_pending(arg(a[0])));
+			probe_rc("security_get_boolean_pending",
+				 security_get_boolean_pending(probe_arg(a[0])));
 			i += 1;
 		} else if (!strcmp(c, "bset")) {
 			NEED(2);
 			errno = 0;
-			show_rc("security_set_boolean",
-				security_set_boolean(arg(a[0]), atoi(a[1])));
+			probe_rc(
+			    "security_set_boolean",
+			    security_set_boolean(probe_arg(a[0]), atoi(a[1])));
 			i += 2;
 		} else if (!strcmp(c, "commit")) {
 			errno = 0;
-			show_rc("security_commit_booleans",
-				security_commit_booleans());
+			probe_rc("security_commit_booleans",
+				 security_commit_booleans());
 		} else if (!strcmp(c, "blist")) {
 			NEED(2);
 			cmd_blist(a[0], a[1]);
@@ -534,15 +478,16 @@ static int run(int argc, char **argv)
 
 			NEED(1);
 			errno = 0;
-			s = selinux_boolean_sub(arg(a[0]));
+			s = selinux_boolean_sub(probe_arg(a[0]));
 			show_str("selinux_boolean_sub", s);
 			free(s);
 			i += 1;
 		} else if (!strcmp(c, "loadbools")) {
 			NEED(1);
 			errno = 0;
-			show_rc("security_load_booleans",
-				security_load_booleans((char *)arg(a[0])));
+			probe_rc(
+			    "security_load_booleans",
+			    security_load_booleans((char *)probe_arg(a[0])));
 			i += 1;
 		} else if (!strcmp(c, "load")) {
 			NEED(1);
@@ -550,7 +495,8 @@ static int run(int argc, char **argv)
 			i += 1;
 		} else if (!strcmp(c, "mkload")) {
 			errno = 0;
-			show_rc("selinux_mkload_policy", selinux_mkload_policy(0));
+			probe_rc("selinux_mkload_policy",
+				 selinux_mkload_policy(0));
 		} else if (!strcmp(c, "batch")) {
 			NEED(1);
 			cmd_batch(a[0]);

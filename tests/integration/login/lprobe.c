@@ -31,34 +31,16 @@
 #include <selinux/get_default_type.h>
 #include <selinux/selinux.h>
 
+#include "probe_print.h"
+
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-
-static const char *errname(int e)
-{
-	const char *n = strerrorname_np(e);
-
-	return n ? n : "?";
-}
-
-static const char *arg(const char *s)
-{
-	return strcmp(s, "NULL") ? s : NULL;
-}
-
-static void show_rc(const char *what, int r, int e)
-{
-	if (r < 0)
-		printf("%s = %d errno=%s\n", what, r, errname(e));
-	else
-		printf("%s = %d\n", what, r);
-}
 
 static void show_str(const char *what, int r, char *s)
 {
 	int e = errno;
 
 	if (r < 0) {
-		show_rc(what, r, e);
+		probe_rc_errno(what, r, e);
 		return;
 	}
 	printf("%s = %d \"%s\"\n", what, r, s ? s : "(null)");
@@ -70,7 +52,7 @@ static void show_list(const char *what, int r, char **list)
 	int e = errno;
 
 	if (r <= 0) {
-		show_rc(what, r, e);
+		probe_rc_errno(what, r, e);
 		return;
 	}
 	printf("%s = %d", what, r);
@@ -112,13 +94,13 @@ int main(int argc, char **argv)
 			NEED(1);
 			r = selinux_set_policy_root(argv[++i]);
 			if (r < 0)
-				show_rc("root", r, errno);
+				probe_rc_errno("root", r, errno);
 		} else if (!strcmp(c, "seuser")) {
 			NEED(1);
-			r = getseuserbyname(arg(argv[i + 1]), &s, &l);
+			r = getseuserbyname(probe_arg(argv[i + 1]), &s, &l);
 			i++;
 			if (r < 0) {
-				show_rc("seuser", r, errno);
+				probe_rc_errno("seuser", r, errno);
 			} else {
 				printf("seuser %s = %d \"%s\" \"%s\"\n",
 				       argv[i], r, s ? s : "(null)",
@@ -128,11 +110,11 @@ int main(int argc, char **argv)
 			}
 		} else if (!strcmp(c, "getseuser")) {
 			NEED(2);
-			r = getseuser(arg(argv[i + 1]), arg(argv[i + 2]), &s,
-				      &l);
+			r = getseuser(probe_arg(argv[i + 1]),
+				      probe_arg(argv[i + 2]), &s, &l);
 			i += 2;
 			if (r < 0) {
-				show_rc("getseuser", r, errno);
+				probe_rc_errno("getseuser", r, errno);
 			} else {
 				printf("getseuser = %d \"%s\" \"%s\"\n", r,
 				       s ? s : "(null)", l ? l : "(null)");
@@ -141,68 +123,72 @@ int main(int argc, char **argv)
 			}
 		} else if (!strcmp(c, "dtype")) {
 			NEED(1);
-			r = get_default_type(arg(argv[++i]), &s);
+			r = get_default_type(probe_arg(argv[++i]), &s);
 			show_str("dtype", r, s);
 		} else if (!strcmp(c, "list")) {
 			NEED(2);
-			r = get_ordered_context_list(arg(argv[i + 1]),
-						     arg(argv[i + 2]), &list);
+			r = get_ordered_context_list(probe_arg(argv[i + 1]),
+						     probe_arg(argv[i + 2]),
+						     &list);
 			i += 2;
 			show_list("list", r, list);
 		} else if (!strcmp(c, "listl")) {
 			NEED(3);
 			r = get_ordered_context_list_with_level(
-			    arg(argv[i + 1]), arg(argv[i + 2]),
-			    arg(argv[i + 3]), &list);
+			    probe_arg(argv[i + 1]), probe_arg(argv[i + 2]),
+			    probe_arg(argv[i + 3]), &list);
 			i += 3;
 			show_list("listl", r, list);
 		} else if (!strcmp(c, "def")) {
 			NEED(2);
-			r = get_default_context(arg(argv[i + 1]),
-						arg(argv[i + 2]), &s);
+			r = get_default_context(probe_arg(argv[i + 1]),
+						probe_arg(argv[i + 2]), &s);
 			i += 2;
 			show_str("def", r, s);
 		} else if (!strcmp(c, "defl")) {
 			NEED(3);
 			r = get_default_context_with_level(
-			    arg(argv[i + 1]), arg(argv[i + 2]),
-			    arg(argv[i + 3]), &s);
+			    probe_arg(argv[i + 1]), probe_arg(argv[i + 2]),
+			    probe_arg(argv[i + 3]), &s);
 			i += 3;
 			show_str("defl", r, s);
 		} else if (!strcmp(c, "defr")) {
 			NEED(3);
-			r = get_default_context_with_role(arg(argv[i + 1]),
-							  arg(argv[i + 2]),
-							  arg(argv[i + 3]), &s);
+			r = get_default_context_with_role(
+			    probe_arg(argv[i + 1]), probe_arg(argv[i + 2]),
+			    probe_arg(argv[i + 3]), &s);
 			i += 3;
 			show_str("defr", r, s);
 		} else if (!strcmp(c, "defrl")) {
 			NEED(4);
 			r = get_default_context_with_rolelevel(
-			    arg(argv[i + 1]), arg(argv[i + 2]),
-			    arg(argv[i + 3]), arg(argv[i + 4]), &s);
+			    probe_arg(argv[i + 1]), probe_arg(argv[i + 2]),
+			    probe_arg(argv[i + 3]), probe_arg(argv[i + 4]), &s);
 			i += 4;
 			show_str("defrl", r, s);
 		} else if (!strcmp(c, "cust")) {
 			NEED(1);
 			errno = 0;
-			r = is_context_customizable(arg(argv[++i]));
-			show_rc("cust", r, errno);
+			r = is_context_customizable(probe_arg(argv[++i]));
+			probe_rc_errno("cust", r, errno);
 		} else if (!strcmp(c, "tty")) {
 			NEED(1);
 			errno = 0;
-			r = selinux_check_securetty_context(arg(argv[++i]));
-			show_rc("tty", r, errno);
+			r = selinux_check_securetty_context(
+			    probe_arg(argv[++i]));
+			probe_rc_errno("tty", r, errno);
 		} else if (!strcmp(c, "color")) {
 			NEED(1);
-			r = selinux_raw_context_to_color(arg(argv[++i]), &s);
+			r = selinux_raw_context_to_color(probe_arg(argv[++i]),
+							 &s);
 			show_str("color", r, s);
 		} else if (!strcmp(c, "execfile")) {
 			NEED(2);
 			errno = 0;
-			r = setexecfilecon(arg(argv[i + 1]), arg(argv[i + 2]));
+			r = setexecfilecon(probe_arg(argv[i + 1]),
+					   probe_arg(argv[i + 2]));
 			i += 2;
-			show_rc("execfile", r, errno);
+			probe_rc_errno("execfile", r, errno);
 		} else if (!strcmp(c, "query")) {
 			char *dup, *tok, *save = NULL;
 			size_t n = 0;
@@ -219,7 +205,7 @@ int main(int argc, char **argv)
 			free(dup);
 		} else if (!strcmp(c, "manual")) {
 			NEED(1);
-			r = manual_user_enter_context(arg(argv[++i]), &s);
+			r = manual_user_enter_context(probe_arg(argv[++i]), &s);
 			show_str("\nmanual", r, s);
 		} else {
 			fprintf(stderr, "unknown command %s\n", c);

@@ -33,14 +33,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "probe_print.h"
+
 #define ANSWER_MAX (1 << 20)
-
-static const char *errname(int e)
-{
-	const char *n = strerrorname_np(e);
-
-	return n ? n : "?";
-}
 
 static void print_escaped(const char *buf, size_t n)
 {
@@ -75,7 +70,7 @@ static ssize_t read_all(int fd, char *buf)
 
 static void fail(const char *step, int e)
 {
-	printf("!%s:%s\n", step, errname(e));
+	printf("!%s:%s\n", step, probe_errname(e));
 }
 
 /* Decodes \xHH in place; returns the decoded length. */

@@ -36,21 +36,7 @@
 #include <selinux/avc_audit.h>
 #include <selinux/selinux.h>
 
-static const char *errname(int e)
-{
-	const char *n = strerrorname_np(e);
-
-	return n ? n : "?";
-}
-
-static void show_rc(const char *what, int r)
-{
-	if (r < 0)
-		printf("%s = %d errno=%s\n", what, r, errname(errno));
-	else
-		printf("%s = %d\n", what, r);
-	fflush(stdout);
-}
+#include "probe_print.h"
 
 /* s with each newline as the two characters \n, up to len bytes. */
 static void put_escaped(const char *s, size_t len)
@@ -172,26 +158,26 @@ int main(int argc, char **argv)
 		rfd = audit_open();
 		if (rfd < 0 ||
 		    audit_set_pid(rfd, (uint32_t)getpid(), WAIT_YES) <= 0) {
-			show_rc("reader", -1);
+			probe_rc("reader", -1);
 			return 1;
 		}
-		show_rc("reader", 0);
+		probe_rc("reader", 0);
 	}
 	if (drop)
-		show_rc("drop CAP_AUDIT_WRITE", drop_audit_write());
+		probe_rc("drop CAP_AUDIT_WRITE", drop_audit_write());
 
-	show_rc("avc_open", avc_open(NULL, 0));
-	show_rc("selinux_avc_audit_open", selinux_avc_audit_open());
+	probe_rc("avc_open", avc_open(NULL, 0));
+	probe_rc("selinux_avc_audit_open", selinux_avc_audit_open());
 	if (avc_context_to_sid(argv[optind], &ssid) < 0 ||
 	    avc_context_to_sid(argv[optind + 1], &tsid) < 0) {
-		show_rc("avc_context_to_sid", -1);
+		probe_rc("avc_context_to_sid", -1);
 		return 1;
 	}
 	cls = string_to_security_class(argv[optind + 2]);
-	show_rc("avc_has_perm",
-		avc_has_perm(ssid, tsid, cls,
-			     string_to_av_perm(cls, argv[optind + 3]), NULL,
-			     NULL));
+	probe_rc("avc_has_perm",
+		 avc_has_perm(ssid, tsid, cls,
+			      string_to_av_perm(cls, argv[optind + 3]), NULL,
+			      NULL));
 
 	if (reader) {
 		/* a refused record never comes: wait less for "none" */

@@ -17,6 +17,8 @@
 
 #include <selinux/selinux.h>
 
+#include "probe_print.h"
+
 typedef int (*av_fn)(const char *, const char *, security_class_t,
 		     access_vector_t, struct av_decision *);
 typedef int (*create_fn)(const char *, const char *, security_class_t, char **);
@@ -42,25 +44,10 @@ static void *sym(const char *name)
 	return dlsym(RTLD_DEFAULT, name);
 }
 
-static const char *errname(int e)
-{
-	const char *n = strerrorname_np(e);
-
-	return n ? n : "?";
-}
-
 static int missing(const char *name)
 {
 	printf("%s = missing\n", name);
 	return 0;
-}
-
-static void show_rc(const char *what, int r)
-{
-	if (r < 0)
-		printf("%s = %d errno=%s\n", what, r, errname(errno));
-	else
-		printf("%s = %d\n", what, r);
 }
 
 /* CLASS by name, through the library's own mapping (the kernel's class/). */
@@ -107,7 +94,7 @@ static void cmd_av(const char *scon, const char *tcon, const char *cls,
 		errno = 0;
 		r = f(scon, tcon, c, req, &avd);
 		if (r < 0)
-			show_rc(names[i], r);
+			probe_rc(names[i], r);
 		else
 			printf("%s = %d allowed=%x decided=%x auditallow=%x "
 			       "auditdeny=%x seqno=%u flags=%x\n",
@@ -120,7 +107,7 @@ static void cmd_av(const char *scon, const char *tcon, const char *cls,
 static void show_new(const char *what, int r, char *con)
 {
 	if (r < 0)
-		show_rc(what, r);
+		probe_rc(what, r);
 	else
 		printf("%s = %d con=\"%s\"\n", what, r, con);
 	if (r >= 0)
@@ -170,7 +157,7 @@ static void cmd_user(const char *scon, const char *user)
 	}
 	errno = 0;
 	r = f(scon, user, &cons);
-	show_rc("security_compute_user", r);
+	probe_rc("security_compute_user", r);
 	for (size_t i = 0; r >= 0 && cons && cons[i]; i++)
 		printf("  %s\n", cons[i]);
 	if (r >= 0)
@@ -187,7 +174,8 @@ static void cmd_validatetrans(const char *scon, const char *tcon,
 		return;
 	}
 	errno = 0;
-	show_rc("security_validatetrans", f(scon, tcon, class_of(cls), newcon));
+	probe_rc("security_validatetrans",
+		 f(scon, tcon, class_of(cls), newcon));
 }
 
 static void cmd_initial(const char *name)
@@ -234,7 +222,7 @@ static void cmd_bools(void)
 	}
 	errno = 0;
 	r = f(&names, &n);
-	show_rc("security_get_boolean_names", r);
+	probe_rc("security_get_boolean_names", r);
 	for (int i = 0; r >= 0 && i < n; i++) {
 		printf("  %s active=%d pending=%d\n", names[i], act(names[i]),
 		       pend(names[i]));
@@ -256,10 +244,10 @@ static void cmd_setbool(const char *name, const char *value)
 		return;
 	}
 	errno = 0;
-	show_rc("security_set_boolean", set(name, atoi(value)));
+	probe_rc("security_set_boolean", set(name, atoi(value)));
 	printf("active=%d pending=%d\n", act(name), pend(name));
 	errno = 0;
-	show_rc("security_commit_booleans", commit());
+	probe_rc("security_commit_booleans", commit());
 	printf("active=%d pending=%d\n", act(name), pend(name));
 }
 
@@ -278,10 +266,10 @@ static void cmd_status(void)
 		return;
 	}
 	errno = 0;
-	show_rc("selinux_status_open", open_(0));
-	show_rc("selinux_status_updated", upd());
-	show_rc("selinux_status_getenforce", enf());
-	show_rc("selinux_status_deny_unknown", du());
+	probe_rc("selinux_status_open", open_(0));
+	probe_rc("selinux_status_updated", upd());
+	probe_rc("selinux_status_getenforce", enf());
+	probe_rc("selinux_status_deny_unknown", du());
 	printf("selinux_status_policyload >= 0: %d\n", pl() >= 0);
 	cl();
 }
@@ -315,16 +303,17 @@ static void cmd_avc(const char *s, const char *t, const char *cls,
 	}
 	if (!opened) {
 		errno = 0;
-		show_rc("avc_open", open_(NULL, 0));
+		probe_rc("avc_open", open_(NULL, 0));
 		opened = 1;
 	}
 	if (c2s(s, &ss) < 0 || c2s(t, &ts) < 0) {
-		show_rc("avc_context_to_sid", -1);
+		probe_rc("avc_context_to_sid", -1);
 		return;
 	}
 	c = class_of(cls);
 	errno = 0;
-	show_rc("avc_has_perm_noaudit", has(ss, ts, c, s2p(c, perm), NULL, &avd));
+	probe_rc("avc_has_perm_noaudit",
+		 has(ss, ts, c, s2p(c, perm), NULL, &avd));
 }
 
 static void cmd_enforce(const char *v)
@@ -333,7 +322,7 @@ static void cmd_enforce(const char *v)
 
 	/* silent when it works: the AVC's own log line tells */
 	if (!f || fputs(v, f) < 0 || fclose(f) != 0)
-		printf("enforce %s: %s\n", v, errname(errno));
+		printf("enforce %s: %s\n", v, probe_errname(errno));
 }
 
 int main(int argc, char **argv)

@@ -25,6 +25,8 @@
 
 #include <selinux/selinux.h>
 
+#include "probe_print.h"
+
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 /* Exported by both libraries; no public header declares it. */
@@ -33,35 +35,6 @@ extern char *selinux_mnt;
 /* keyctl(2) without libkeyutils */
 #define VM_KEY_SPEC_PROCESS_KEYRING (-2)
 #define VM_KEYCTL_GET_SECURITY 17
-
-static const char *errname(int e)
-{
-	const char *n = strerrorname_np(e);
-
-	return n ? n : "?";
-}
-
-static void show_rc(const char *what, int r)
-{
-	if (r < 0)
-		printf("%s = %d errno=%s\n", what, r, errname(errno));
-	else
-		printf("%s = %d\n", what, r);
-}
-
-/* The result of a call that returns a context; frees it. */
-static void show_con(const char *what, int r, char *con)
-{
-	if (r < 0) {
-		printf("%s = %d errno=%s\n", what, r, errname(errno));
-		return;
-	}
-	if (con)
-		printf("%s = %d con=\"%s\"\n", what, r, con);
-	else
-		printf("%s = %d con=NULL\n", what, r);
-	freecon(con);
-}
 
 typedef int (*get_fn)(char **);
 typedef int (*getpid_fn)(pid_t, char **);
@@ -78,7 +51,7 @@ static void call_get(const char *name, get_fn f)
 
 	errno = 0;
 	r = f(&con);
-	show_con(name, r, con);
+	probe_con(name, r, con);
 }
 
 /* Looked up at run time: the reference may not have it. */
@@ -94,13 +67,13 @@ static void call_getpid_dl(const char *name, pid_t pid)
 	}
 	errno = 0;
 	r = f(pid, &con);
-	show_con(name, r, con);
+	probe_con(name, r, con);
 }
 
 static void call_set(const char *name, set_fn f, const char *con)
 {
 	errno = 0;
-	show_rc(name, f(con));
+	probe_rc(name, f(con));
 }
 
 /* "-" on the command line stands for a NULL context (reset). */
@@ -112,13 +85,13 @@ static const char *arg_con(const char *a)
 static void cmd_kernel(void)
 {
 	errno = 0;
-	show_rc("is_selinux_enabled", is_selinux_enabled());
-	show_rc("is_selinux_mls_enabled", is_selinux_mls_enabled());
-	show_rc("security_getenforce", security_getenforce());
-	show_rc("security_policyvers", security_policyvers());
-	show_rc("security_deny_unknown", security_deny_unknown());
-	show_rc("security_reject_unknown", security_reject_unknown());
-	show_rc("security_get_checkreqprot", security_get_checkreqprot());
+	probe_rc("is_selinux_enabled", is_selinux_enabled());
+	probe_rc("is_selinux_mls_enabled", is_selinux_mls_enabled());
+	probe_rc("security_getenforce", security_getenforce());
+	probe_rc("security_policyvers", security_policyvers());
+	probe_rc("security_deny_unknown", security_deny_unknown());
+	probe_rc("security_reject_unknown", security_reject_unknown());
+	probe_rc("security_get_checkreqprot", security_get_checkreqprot());
 	printf("selinux_mnt = %s\n", selinux_mnt ? selinux_mnt : "NULL");
 }
 
@@ -133,7 +106,7 @@ static void cmd_config(void)
 	errno = 0;
 	r = selinux_getpolicytype(&type);
 	if (r < 0) {
-		show_rc("selinux_getpolicytype", r);
+		probe_rc("selinux_getpolicytype", r);
 	} else {
 		printf("selinux_getpolicytype = %d type=\"%s\"\n", r, type);
 		free(type);
@@ -145,9 +118,9 @@ static void cmd_config(void)
 static void cmd_setenforce(const char *v)
 {
 	errno = 0;
-	show_rc("security_setenforce", security_setenforce(atoi(v)));
+	probe_rc("security_setenforce", security_setenforce(atoi(v)));
 	errno = 0;
-	show_rc("security_getenforce", security_getenforce());
+	probe_rc("security_getenforce", security_getenforce());
 }
 
 static void cmd_self(void)
@@ -176,11 +149,11 @@ static void cmd_pid(const char *arg)
 
 	errno = 0;
 	r = getpidcon(pid, &con);
-	show_con("getpidcon", r, con);
+	probe_con("getpidcon", r, con);
 	con = NULL;
 	errno = 0;
 	r = getpidcon_raw(pid, &con);
-	show_con("getpidcon_raw", r, con);
+	probe_con("getpidcon_raw", r, con);
 }
 
 static void cmd_pidprev(const char *arg)
@@ -207,12 +180,12 @@ static void cmd_fscreate(const char *con, const char *path)
 	call_get("getfscreatecon", getfscreatecon);
 	fd = creat(path, 0644);
 	if (fd < 0) {
-		printf("creat = -1 errno=%s\n", errname(errno));
+		printf("creat = -1 errno=%s\n", probe_errname(errno));
 	} else {
 		printf("creat = ok\n");
 		errno = 0;
 		r = fgetfilecon(fd, &got);
-		show_con("fgetfilecon", r, got);
+		probe_con("fgetfilecon", r, got);
 		close(fd);
 		/* the next run (the other library) creates it afresh */
 		unlink(path);
@@ -246,7 +219,7 @@ static void cmd_file(const char *path)
 
 		errno = 0;
 		r = byname[i].f(path, &con);
-		show_con(byname[i].name, r, con);
+		probe_con(byname[i].name, r, con);
 	}
 	for (int opath = 0; opath < 2; opath++) {
 		int fd = open(path, opath ? O_PATH | O_NOFOLLOW : O_RDONLY);
@@ -259,12 +232,12 @@ static void cmd_file(const char *path)
 				 opath ? "O_PATH" : "O_RDONLY");
 			if (fd < 0) {
 				printf("%s = open failed errno=%s\n", what,
-				       errname(errno));
+				       probe_errname(errno));
 				continue;
 			}
 			errno = 0;
 			r = byfd[i].f(fd, &con);
-			show_con(what, r, con);
+			probe_con(what, r, con);
 		}
 		if (fd >= 0)
 			close(fd);
@@ -291,7 +264,7 @@ static void cmd_setfile(const char *fn, const char *path, const char *con)
 
 		if (fd < 0) {
 			printf("%s = open failed errno=%s\n", fn,
-			       errname(errno));
+			       probe_errname(errno));
 			return;
 		}
 		errno = 0;
@@ -301,10 +274,10 @@ static void cmd_setfile(const char *fn, const char *path, const char *con)
 			r = fsetfilecon(fd, con);
 		close(fd);
 	}
-	show_rc(fn, r);
+	probe_rc(fn, r);
 	errno = 0;
 	r = lgetfilecon_raw(path, &got);
-	show_con("lgetfilecon_raw", r, got);
+	probe_con("lgetfilecon_raw", r, got);
 }
 
 static void show_peer(const char *label, int fd)
@@ -316,12 +289,12 @@ static void show_peer(const char *label, int fd)
 	snprintf(what, sizeof(what), "getpeercon(%s)", label);
 	errno = 0;
 	r = getpeercon(fd, &con);
-	show_con(what, r, con);
+	probe_con(what, r, con);
 	con = NULL;
 	snprintf(what, sizeof(what), "getpeercon_raw(%s)", label);
 	errno = 0;
 	r = getpeercon_raw(fd, &con);
-	show_con(what, r, con);
+	probe_con(what, r, con);
 }
 
 static void cmd_peer(void)
@@ -329,7 +302,8 @@ static void cmd_peer(void)
 	int sv[2], p[2];
 
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0) {
-		printf("socketpair(STREAM) = -1 errno=%s\n", errname(errno));
+		printf("socketpair(STREAM) = -1 errno=%s\n",
+		       probe_errname(errno));
 	} else {
 		show_peer("stream0", sv[0]);
 		show_peer("stream1", sv[1]);
@@ -337,7 +311,8 @@ static void cmd_peer(void)
 		close(sv[1]);
 	}
 	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) < 0) {
-		printf("socketpair(DGRAM) = -1 errno=%s\n", errname(errno));
+		printf("socketpair(DGRAM) = -1 errno=%s\n",
+		       probe_errname(errno));
 	} else {
 		show_peer("dgram", sv[0]);
 		close(sv[0]);
@@ -359,7 +334,7 @@ static void cmd_sockcreate(const char *con)
 	call_set("setsockcreatecon", setsockcreatecon, arg_con(con));
 	call_get("getsockcreatecon", getsockcreatecon);
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0) {
-		printf("socketpair = -1 errno=%s\n", errname(errno));
+		printf("socketpair = -1 errno=%s\n", probe_errname(errno));
 	} else {
 		char *got = NULL;
 		int r;
@@ -367,7 +342,7 @@ static void cmd_sockcreate(const char *con)
 		show_peer("new", sv[0]);
 		errno = 0;
 		r = fgetfilecon_raw(sv[1], &got);
-		show_con("fgetfilecon_raw(socket)", r, got);
+		probe_con("fgetfilecon_raw(socket)", r, got);
 		close(sv[0]);
 		close(sv[1]);
 	}
@@ -386,12 +361,13 @@ static void cmd_keycreate(const char *con)
 	id = syscall(SYS_add_key, "user", "vmprobe", "x", 1,
 		     VM_KEY_SPEC_PROCESS_KEYRING);
 	if (id < 0) {
-		printf("add_key = -1 errno=%s\n", errname(errno));
+		printf("add_key = -1 errno=%s\n", probe_errname(errno));
 	} else {
 		n = syscall(SYS_keyctl, VM_KEYCTL_GET_SECURITY, id, buf,
 			    sizeof(buf));
 		if (n < 0 || n > (long)sizeof(buf))
-			printf("key security = -1 errno=%s\n", errname(errno));
+			printf("key security = -1 errno=%s\n",
+			       probe_errname(errno));
 		else
 			printf("key security = \"%.*s\"\n",
 			       (int)strnlen(buf, n), buf);
@@ -403,9 +379,9 @@ static void cmd_keycreate(const char *con)
 static void cmd_check(const char *con)
 {
 	errno = 0;
-	show_rc("security_check_context", security_check_context(con));
+	probe_rc("security_check_context", security_check_context(con));
 	errno = 0;
-	show_rc("security_check_context_raw", security_check_context_raw(con));
+	probe_rc("security_check_context_raw", security_check_context_raw(con));
 }
 
 static void cmd_canon(const char *con)
@@ -415,11 +391,11 @@ static void cmd_canon(const char *con)
 
 	errno = 0;
 	r = security_canonicalize_context(con, &out);
-	show_con("security_canonicalize_context", r, out);
+	probe_con("security_canonicalize_context", r, out);
 	out = NULL;
 	errno = 0;
 	r = security_canonicalize_context_raw(con, &out);
-	show_con("security_canonicalize_context_raw", r, out);
+	probe_con("security_canonicalize_context_raw", r, out);
 }
 
 /* The file the library was loaded from: proves which one is under test. */
@@ -442,11 +418,11 @@ static void cmd_rawattr(const char *name, const char *value)
 	snprintf(path, sizeof(path), "/proc/thread-self/attr/%s", name);
 	fd = open(path, O_WRONLY);
 	if (fd < 0) {
-		printf("rawattr = -1 errno=%s\n", errname(errno));
+		printf("rawattr = -1 errno=%s\n", probe_errname(errno));
 		return;
 	}
 	if (write(fd, value, strlen(value)) < 0)
-		printf("rawattr = -1 errno=%s\n", errname(errno));
+		printf("rawattr = -1 errno=%s\n", probe_errname(errno));
 	else
 		printf("rawattr = ok\n");
 	close(fd);
@@ -459,7 +435,7 @@ static void cmd_xattr(const char *path)
 	ssize_t n = lgetxattr(path, "security.selinux", buf, sizeof(buf));
 
 	if (n < 0)
-		printf("xattr = -1 errno=%s\n", errname(errno));
+		printf("xattr = -1 errno=%s\n", probe_errname(errno));
 	else
 		printf("xattr = \"%.*s\" len=%zd\n", (int)strnlen(buf, n), buf,
 		       n);
@@ -496,7 +472,7 @@ int main(int argc, char **argv)
 		} else if (!strcmp(c, "nomnt")) {
 			fini_selinuxmnt();
 		} else if (!strcmp(c, "fsexists")) {
-			show_rc("selinuxfs_exists", selinuxfs_exists());
+			probe_rc("selinuxfs_exists", selinuxfs_exists());
 		} else if (!strcmp(c, "rawattr") && left >= 2) {
 			cmd_rawattr(argv[i + 1], argv[i + 2]);
 			i += 2;
@@ -510,7 +486,7 @@ int main(int argc, char **argv)
 		} else if (!strcmp(c, "exec") && left >= 1) {
 			fflush(stdout);
 			execv(argv[i + 1], argv + i + 1);
-			printf("execv = -1 errno=%s\n", errname(errno));
+			printf("execv = -1 errno=%s\n", probe_errname(errno));
 			return 1;
 		} else if (!strcmp(c, "fscreate") && left >= 2) {
 			cmd_fscreate(argv[i + 1], argv[i + 2]);
