@@ -18,11 +18,14 @@ static const char *config_root = SELINUXDIR;
 static char *config_root_owned;
 
 /*
- * What /etc/selinux/config says, read once under config_once.  Like the
- * established library, selinux_set_policy_root() and selinux_reset_config()
- * change these without a lock and are documented as not thread safe.
+ * What /etc/selinux/config says, read under config_lock until a reading
+ * succeeds (config_loaded): a reading that ran out of memory is not kept,
+ * the next call tries again.  Like the established library,
+ * selinux_set_policy_root() and selinux_reset_config() change these
+ * without a lock and are documented as not thread safe.
  */
-static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t config_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool config_loaded;
 static char *policy_type;
 static char *policy_root;
 static bool require_seusers;
@@ -77,14 +80,19 @@ static char *strip_value(char *v)
  * names a type called "x" with its quotes); the last SELINUXTYPE= wins;
  * unknown keys are ignored.  Lines of any length are read whole.
  */
-static void load_config(void)
+static int load_config(void)
 {
 	_cleanup_fclose_ FILE *f = open_config();
 	_cleanup_free_ char *line = NULL;
-	char *type = NULL;
+	_cleanup_free_ char *type = NULL;
+	_cleanup_free_ char *root = NULL;
+	bool seusers = false;
 	size_t cap = 0;
+	int r, saved = errno;
 
-	require_seusers = false;
+	if (!f && errno == ENOMEM)
+		return -ENOMEM;
+	errno = 0;
 	while (f && getline(&line, &cap, f) > 0) {
 		char *p = line;
 
@@ -93,31 +101,54 @@ static void load_config(void)
 		if (*p == '#' || *p == '\0')
 			continue;
 		if (ascii_strncasecmp(p, "SELINUXTYPE=", 12) == 0) {
-			char *v = strdup(strip_value(p + 12));
-
-			if (v) {
-				free(type);
-				type = v;
-			}
+			free(type);
+			type = strdup(strip_value(p + 12));
+			if (!type)
+				return -ENOMEM;
 		} else if (ascii_strncasecmp(p, "REQUIRESEUSERS=", 15) == 0) {
 			char *v = strip_value(p + 15);
 
-			require_seusers = ascii_strcasecmp(v, "1") == 0 ||
-					  ascii_strcasecmp(v, "true") == 0;
+			seusers = ascii_strcasecmp(v, "1") == 0 ||
+				  ascii_strcasecmp(v, "true") == 0;
 		}
 	}
-	policy_type = type ? type : strdup(SELINUXDEFAULT);
+	/* a line lost to a failed allocation could have set the type */
+	if (errno == ENOMEM)
+		return -ENOMEM;
+	errno = saved;
+	if (!type && !(type = strdup(SELINUXDEFAULT)))
+		return -ENOMEM;
+	if (asprintf(&root, "%s/%s", config_root, type) < 0) {
+		root = NULL;
+		return -ENOMEM;
+	}
+	r = core_paths_rebuild(root);
+	if (r < 0)
+		return r;
+	free(policy_type);
 	free(policy_root);
-	policy_root = NULL;
-	if (policy_type &&
-	    asprintf(&policy_root, "%s/%s", config_root, policy_type) < 0)
-		policy_root = NULL;
-	core_paths_rebuild(policy_root);
+	policy_type = TAKE_PTR(type);
+	policy_root = TAKE_PTR(root);
+	require_seusers = seusers;
+	return 0;
 }
 
-static void ensure_config(void)
+/* 0 once the config has been read, or -ENOMEM. */
+static int ensure_config(void)
 {
-	pthread_once(&config_once, load_config);
+	int r = 0;
+
+	if (__atomic_load_n(&config_loaded, __ATOMIC_ACQUIRE))
+		return 0;
+	pthread_mutex_lock(&config_lock);
+	if (!config_loaded) {
+		r = load_config();
+		if (r == 0)
+			__atomic_store_n(&config_loaded, true,
+					 __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&config_lock);
+	return r;
 }
 
 bool core_config_require_seusers(void)
@@ -143,7 +174,8 @@ static int read_enforcemode(int *enforce)
 	if (!enforce)
 		return -EINVAL;
 	if (!f)
-		return -ENOENT;
+		return errno == ENOMEM ? -ENOMEM : -ENOENT;
+	errno = 0;
 	while (getline(&line, &cap, f) > 0) {
 		char *v;
 
@@ -165,6 +197,10 @@ static int read_enforcemode(int *enforce)
 			return 0;
 		}
 	}
+	/* getline() out of memory is not the end of the file (and it sets
+	 * no error flag when its first buffer cannot be had) */
+	if (errno == ENOMEM)
+		return -ENOMEM;
 	return -EINVAL;
 }
 
@@ -175,9 +211,13 @@ _public_ int selinux_getenforcemode(int *enforce)
 
 _public_ int selinux_getpolicytype(char **type)
 {
+	int r;
+
 	if (!type)
 		return RET_ERRNO(-EINVAL);
-	ensure_config();
+	r = ensure_config();
+	if (r < 0)
+		return RET_ERRNO(r);
 	if (!policy_type)
 		return RET_ERRNO(-ENOENT);
 	*type = strdup(policy_type);
@@ -186,7 +226,12 @@ _public_ int selinux_getpolicytype(char **type)
 
 _public_ const char *selinux_policy_root(void)
 {
-	ensure_config();
+	int r = ensure_config();
+
+	if (r < 0) {
+		errno = -r;
+		return NULL;
+	}
 	return policy_root;
 }
 
@@ -197,34 +242,36 @@ _public_ const char *selinux_policy_root(void)
 _public_ int selinux_set_policy_root(const char *path)
 {
 	char *root, *type;
+	int r;
 
 	if (!path || path[0] != '/')
 		return RET_ERRNO(-EINVAL);
-	ensure_config();
+	/* read now, so that a later reading cannot replace the new root */
+	r = ensure_config();
+	if (r < 0)
+		return RET_ERRNO(r);
 	root = strdup(path);
 	type = strdup(strrchr(path, '/') + 1);
-	if (!root || !type) {
+	r = root && type ? core_paths_rebuild(root) : -ENOMEM;
+	if (r < 0) {
 		free(root);
 		free(type);
-		return RET_ERRNO(-ENOMEM);
+		return RET_ERRNO(r);
 	}
 	free(policy_root);
 	free(policy_type);
 	policy_root = root;
 	policy_type = type;
-	core_paths_rebuild(policy_root);
 	return 0;
 }
 
 _public_ void selinux_reset_config(void)
 {
-	static const pthread_once_t fresh = PTHREAD_ONCE_INIT;
-
 	free(policy_type);
 	free(policy_root);
 	policy_type = policy_root = NULL;
 	core_paths_free();
-	config_once = fresh;
+	__atomic_store_n(&config_loaded, false, __ATOMIC_RELEASE);
 }
 
 /* The top directory, with its trailing slash. */

@@ -106,8 +106,9 @@ void core_config_recheck(void);
 const char *core_config_root(void);
 /* The full path of the config file ("/etc/selinux/config"). */
 int core_config_file(char *buf, size_t size);
-/* paths.c: rebuild the path table for a policy root (NULL: clear it). */
-void core_paths_rebuild(const char *root);
+/* paths.c: rebuild the path table for a policy root (NULL: clear it);
+ * 0, or -ENOMEM with the table unchanged. */
+int core_paths_rebuild(const char *root);
 void core_paths_free(void);
 /* Whether seusers is required (REQUIRESEUSERS= in the config). */
 bool core_config_require_seusers(void);

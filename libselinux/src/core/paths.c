@@ -83,7 +83,7 @@ static const char *const suffix[P_MAX] = {
 
 /*
  * The full paths, built from the policy root whenever it is (re)read.
- * Written by config.c under its config_once, or by the documented
+ * Written by config.c under its config_lock, or by the documented
  * not-thread-safe selinux_set_policy_root()/selinux_reset_config().
  */
 static char *path[P_MAX];
@@ -96,14 +96,20 @@ void core_paths_free(void)
 	}
 }
 
-void core_paths_rebuild(const char *root)
+int core_paths_rebuild(const char *root)
 {
+	char *fresh[P_MAX] = { NULL };
+
+	/* all or nothing: a missing path would read as "no such file" */
+	for (int i = 0; root && i < P_MAX; i++)
+		if (asprintf(&fresh[i], "%s%s", root, suffix[i]) < 0) {
+			while (i-- > 0)
+				free(fresh[i]);
+			return -ENOMEM;
+		}
 	core_paths_free();
-	if (!root)
-		return;
-	for (int i = 0; i < P_MAX; i++)
-		if (asprintf(&path[i], "%s%s", root, suffix[i]) < 0)
-			path[i] = NULL;
+	memcpy(path, fresh, sizeof(path));
+	return 0;
 }
 
 static const char *get(enum path_id id)
