@@ -99,6 +99,7 @@ static int add_from_file(FILE *f, const char *fromcon, const char *user,
 	range = context_range_get(from);
 	if (!role || !type)
 		return -EINVAL;
+	errno = 0;
 	while ((len = getline(&line, &cap, f)) > 0) {
 		if (line[len - 1] == '\n')
 			line[len - 1] = '\0';
@@ -108,7 +109,7 @@ static int add_from_file(FILE *f, const char *fromcon, const char *user,
 		}
 	}
 	if (!found)
-		return -ENOENT;
+		return errno == ENOMEM ? -ENOMEM : -ENOENT;
 	for (p = login_skip_space(rest); *p; p = login_skip_space(end)) {
 		_cleanup_context_ context_t uc = NULL;
 		_cleanup_free_ char *s = NULL;
@@ -119,12 +120,24 @@ static int add_from_file(FILE *f, const char *fromcon, const char *user,
 			*end++ = '\0';
 		if (asprintf(&s, "%s:%s", user, p) < 0)
 			return -ENOMEM;
+		/* a word that makes no context is skipped, but running out of
+		 * memory must not drop a context the user is entitled to */
 		uc = context_new(s);
-		if (!uc || context_range_set(uc, range))
+		if (!uc || context_range_set(uc, range)) {
+			if (errno == ENOMEM)
+				return -ENOMEM;
 			continue;
+		}
 		str = context_str(uc);
-		if (!str || list_has(l, str) || security_check_context(str) < 0)
+		if (!str)
+			return -ENOMEM;
+		if (list_has(l, str))
 			continue;
+		if (security_check_context(str) < 0) {
+			if (errno == ENOMEM)
+				return -ENOMEM;
+			continue;
+		}
 		r = list_add(l, str);
 		if (r < 0)
 			return r;
@@ -132,21 +145,26 @@ static int add_from_file(FILE *f, const char *fromcon, const char *user,
 	return 0;
 }
 
-static void add_from_path(const char *path, const char *fromcon,
-			  const char *user, struct con_list *l)
+/* 0, or -ENOMEM: any other error only costs the file its contexts. */
+static int add_from_path(const char *path, const char *fromcon,
+			 const char *user, struct con_list *l)
 {
 	_cleanup_fclose_ FILE *f = NULL;
 	int r;
 
-	if (login_fopen(path, &f) < 0)
-		return;
+	r = login_fopen(path, &f);
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
 	r = add_from_file(f, fromcon, user, l);
+	if (r == -ENOMEM)
+		return r;
 	/* A broken file only costs its own contexts, as in the reference. */
 	if (r < 0 && r != -ENOENT)
 		core_log(SELINUX_ERROR,
 			 "get_ordered_context_list:  error in processing "
 			 "configuration file %s\n",
 			 path);
+	return 0;
 }
 
 /*
@@ -195,11 +213,18 @@ int login_context_list(const char *user, const char *fromcon, char ***list)
 		fromcon = self;
 	}
 	udir = selinux_user_contexts_path();
+	if (!udir && errno == ENOMEM)
+		return -ENOMEM;
 	if (udir && asprintf(&upath, "%s%s", udir, user) < 0)
 		return -ENOMEM;
-	if (upath)
-		add_from_path(upath, fromcon, user, &l);
-	add_from_path(selinux_default_context_path(), fromcon, user, &l);
+	r = upath ? add_from_path(upath, fromcon, user, &l) : 0;
+	if (r == 0)
+		r = add_from_path(selinux_default_context_path(), fromcon,
+				  user, &l);
+	if (r < 0) {
+		freeconary(l.v);
+		return r;
+	}
 	if (l.n > 0) {
 		*list = l.v;
 		return (int)l.n;

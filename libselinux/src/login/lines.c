@@ -5,8 +5,9 @@
 
 int login_fopen(const char *path, FILE **f)
 {
+	/* a NULL path from selinux_*_path(): no config, or no memory */
 	if (!path)
-		return -ENOENT;
+		return errno == ENOMEM ? -ENOMEM : -ENOENT;
 	*f = fopen(path, "re");
 	return *f ? 0 : -errno;
 }

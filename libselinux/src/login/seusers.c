@@ -67,7 +67,8 @@ bad:
 }
 
 /* Whether Linux user name (primary group gid) is in group. */
-static bool in_group(const char *group, const char *name, gid_t gid)
+/* 1 when name is in group, 0 when not (or no such group), -ENOMEM. */
+static int in_group(const char *group, const char *name, gid_t gid)
 {
 	_cleanup_free_ char *buf = NULL;
 	_cleanup_free_ gid_t *groups = NULL;
@@ -79,36 +80,44 @@ static bool in_group(const char *group, const char *name, gid_t gid)
 		free(buf);
 		buf = malloc(len);
 		if (!buf)
-			return false;
+			return -ENOMEM;
 		r = getgrnam_r(group, &gr, buf, len, &grp);
 		if (r != ERANGE || len > (1u << 24))
 			break;
 		len *= 2;
 	}
+	if (r == ENOMEM)
+		return -ENOMEM;
 	if (r || !grp)
-		return false;
+		return 0;
 	if (getgrouplist(name, gid, NULL, &ng) >= 0 || ng <= 0)
-		return false;
+		return 0;
 	groups = calloc((size_t)ng, sizeof(*groups));
-	if (!groups || getgrouplist(name, gid, groups, &ng) < 0)
-		return false;
+	if (!groups)
+		return -ENOMEM;
+	if (getgrouplist(name, gid, groups, &ng) < 0)
+		return 0;
 	for (int i = 0; i < ng; i++)
 		if (groups[i] == grp->gr_gid)
-			return true;
-	return false;
+			return 1;
+	return 0;
 }
 
-static gid_t primary_gid(const char *name)
+/* name's primary group in *gid ((gid_t)-1 if unknown); 0 or -ENOMEM. */
+static int primary_gid(const char *name, gid_t *gid)
 {
 	_cleanup_free_ char *buf = NULL;
 	struct passwd pw, *pwp = NULL;
 	long n = sysconf(_SC_GETPW_R_SIZE_MAX);
 	size_t len = n > 0 ? (size_t)n : 4096;
 
+	*gid = (gid_t)-1;
 	buf = malloc(len);
-	if (!buf || getpwnam_r(name, &pw, buf, len, &pwp) || !pwp)
-		return (gid_t)-1;
-	return pwp->pw_gid;
+	if (!buf || getpwnam_r(name, &pw, buf, len, &pwp) == ENOMEM)
+		return -ENOMEM;
+	if (pwp)
+		*gid = pwp->pw_gid;
+	return 0;
 }
 
 /*
@@ -130,10 +139,16 @@ int login_seuser_by_name(const char *name, char **seuser, char **level)
 	if (!name || !seuser || !level)
 		return -EINVAL;
 	r = login_fopen(selinux_usersconf_path(), &f);
+	/* out of memory is not "no seusers file": no fallback to the name */
+	if (r == -ENOMEM)
+		goto out;
 	if (r < 0)
 		goto nomatch;
 	mls = is_selinux_mls_enabled() == 1;
-	gid = primary_gid(name);
+	r = primary_gid(name, &gid);
+	if (r < 0)
+		goto out;
+	errno = 0;
 	while (getline(&line, &cap, f) > 0) {
 		struct seuser_entry e = {0};
 
@@ -146,16 +161,27 @@ int login_seuser_by_name(const char *name, char **seuser, char **level)
 			user = e;
 			break;
 		}
-		if (e.luser[0] == '%' && !grp.luser &&
-		    in_group(e.luser + 1, name, gid)) {
-			grp = e;
-			continue;
+		if (e.luser[0] == '%' && !grp.luser) {
+			r = in_group(e.luser + 1, name, gid);
+			if (r < 0) {
+				entry_clear(&e);
+				goto out;
+			}
+			if (r) {
+				grp = e;
+				continue;
+			}
 		}
 		if (!def.luser && !strcmp(e.luser, "__default__")) {
 			def = e;
 			continue;
 		}
 		entry_clear(&e);
+	}
+	/* getline() out of memory: a later line could have named the user */
+	if (!user.luser && errno == ENOMEM) {
+		r = -ENOMEM;
+		goto out;
 	}
 	pick = user.luser ? &user : grp.luser ? &grp : def.luser ? &def : NULL;
 	if (pick) {
