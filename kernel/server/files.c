@@ -740,12 +740,18 @@ static int two_sids(const char **p, uint32_t *s, uint32_t *t)
 	char *a = NULL, *b = NULL;
 	int r = -EINVAL;
 
+	errno = 0;
 	*p = scan_word(*p, &a);
 	if (*p)
 		*p = scan_word(*p, &b);
-	if (*p && pol_context_to_sid(a, strlen(a), s) == 0 &&
-	    pol_context_to_sid(b, strlen(b), t) == 0)
-		r = 0;
+	/* out of memory is ENOMEM, not an invalid request */
+	if (!*p && errno == ENOMEM)
+		r = -ENOMEM;
+	if (*p) {
+		r = pol_context_to_sid(a, strlen(a), s);
+		if (r == 0)
+			r = pol_context_to_sid(b, strlen(b), t);
+	}
 	free(a);
 	free(b);
 	return r;
@@ -803,11 +809,14 @@ static int tx_user(const char *req, char **ans, size_t *anslen)
 	size_t len, clen;
 	int r;
 
+	errno = 0;
 	p = scan_word(p, &con);
 	if (p)
 		p = scan_word(p, &user);
-	r = -EINVAL;
-	if (p && pol_context_to_sid(con, strlen(con), &from) == 0)
+	r = !p && errno == ENOMEM ? -ENOMEM : -EINVAL;
+	if (p)
+		r = pol_context_to_sid(con, strlen(con), &from);
+	if (p && r == 0)
 		r = pol_user_sids(from, user, &sids, &n);
 	free(con);
 	free(user);

@@ -284,8 +284,9 @@ int pol_sid_to_context(uint32_t sid, char **con, size_t *len)
 
 	if (!pdb)
 		return -EINVAL;
+	errno = 0;
 	if (sepol_sid_to_context(sid, &s, &n) < 0 || !s)
-		return -EINVAL;
+		return errno == ENOMEM ? -ENOMEM : -EINVAL;
 	/* libsepol's length may or may not count the NUL: ours does. */
 	*len = strlen(s) + 1;
 	*con = s;
