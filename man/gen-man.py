@@ -84,7 +84,7 @@ def sentences(text):
     """Split a paragraph into sentences (one per roff line, as roff likes)."""
     text = " ".join(text.split())
     out, start = [], 0
-    for m in re.finditer(r"[.!?]\)?\"?\s+(?=[A-Za-z0-9\"(*\-])", text):
+    for m in re.finditer(r"\.\)?\"?\s+(?=[A-Za-z0-9\"(*\-])", text):
         prev = text[start:m.start() + 1]
         word = prev.split()[-1] if prev.split() else ""
         if word.lower().lstrip("(\"") in ABBREV or word.endswith("..."):
@@ -255,12 +255,15 @@ RETURN = re.compile(
     r"NULL (on|with|when)\b|Both return|\*\w+ NULL and -1)")
 
 
-def render_blocks(bl, pick=None):
-    """roff for blocks; pick(sentence) -> bool keeps only those sentences."""
+def render_blocks(bl, pick=None, pre=True):
+    """roff for blocks; pick(sentence) -> bool keeps only those sentences,
+    pre says whether verbatim blocks are kept."""
     out, need_pp = [], False
     for kind, val in bl:
         if kind == "br":
             need_pp = True
+            continue
+        if kind == "pre" and not pre:
             continue
         if kind == "pre":
             out.append(".PP\n.RS 4\n.nf\n")
@@ -510,7 +513,7 @@ def page3(g, all_pages):
     if g.section:
         bl += [("br", None)] + blocks(g.section)
     desc = render_blocks(bl, lambda s: not RETURN.match(s))
-    ret = render_blocks(bl, lambda s: bool(RETURN.match(s)))
+    ret = render_blocks(bl, lambda s: bool(RETURN.match(s)), pre=False)
     if not desc.strip():
         desc = render_blocks(bl)
     out.append(".SH DESCRIPTION\n" + (desc or ".PP\nUndocumented.\n"))
