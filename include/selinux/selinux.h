@@ -22,6 +22,9 @@
 
 #include <sys/types.h>
 #include <stdarg.h>
+/* Included since upstream 3.8, so 3.8+ programs may take uint32_t and the
+ * like from this header alone. */
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
