@@ -1,0 +1,196 @@
+#!/bin/bash
+# tests/deb/run-deb.sh --build DIR --source DIR - our .debs replace
+# Debian's in a Debian 12 system, never on this host.
+#
+# scripts/build-debs.sh makes the packages from the build; a Debian 12
+# root (debootstrap minbase from the host's mirror, with Debian's
+# libselinux1-dev, selinux-utils, python3-selinux, ruby-selinux and what
+# they need) is cached once in $VM_CACHE/deb/root-KEY (KEY: this script's
+# package list), and each run works on a throw-away overlay of it in a
+# private mount namespace (unshare -m): nothing is written to the cache
+# or mounted on the host.  In the chroot: dpkg -i of all our packages over
+# Debian's, then dpkg --audit clean, every package ours and installed,
+# the loaded libselinux.so.1 byte for byte the one of our libselinux1,
+# dpkg -l, apt-get check, ls -Z /, getenforce, the Python and Ruby
+# bindings, and removing a package.  On the host: dpkg-shlibdeps of two
+# programs against libselinux1's symbols file.
+set -euo pipefail
+unset LD_LIBRARY_PATH LD_PRELOAD
+BUILD="" SRC=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build) BUILD=$2; shift 2 ;;
+	--source) SRC=$2; shift 2 ;;
+	*) echo "usage: run-deb.sh --build DIR --source DIR" >&2; exit 2 ;;
+	esac
+done
+BUILD=$(cd "$BUILD" && pwd)
+SRC=$(cd "$SRC" && pwd)
+note() { echo "deb: $*"; }
+die() { echo "deb: FAIL: $*"; exit 1; }
+SKIP=77
+[ "$(id -u)" = 0 ] || { echo "deb: SKIP: needs root (debootstrap, chroot, mounts)"; exit $SKIP; }
+for t in debootstrap unshare dpkg-deb dpkg-shlibdeps flock; do
+	command -v $t >/dev/null || die "$t is missing (scripts/debian-packages.txt)"
+done
+T0=$(date +%s)
+
+# ---------- the packages
+note "scripts/build-debs.sh $BUILD"
+"$SRC/scripts/build-debs.sh" "$BUILD" > "$BUILD/debs.log" 2>&1 ||
+	{ tail -n 30 "$BUILD/debs.log"; die "build-debs.sh failed"; }
+DEBS=$BUILD/debs
+ls "$DEBS"/*.deb
+VERSION=$(dpkg-deb -f "$DEBS"/libselinux1_*.deb Version)
+OURS=$(for d in "$DEBS"/*.deb; do dpkg-deb -f "$d" Package; done | tr '\n' ' ')
+
+# ---------- dpkg-shlibdeps against our symbols file (host side)
+SH=$BUILD/deb-check/shlibdeps
+rm -rf "$SH" && mkdir -p "$SH/debian" "$SH/lib" && cd "$SH"
+dpkg-deb -x "$DEBS"/libselinux1_*.deb debian/libselinux1
+dpkg-deb -e "$DEBS"/libselinux1_*.deb debian/libselinux1/DEBIAN
+printf 'Source: x\n\nPackage: libselinux1\nArchitecture: any\n\nPackage: prog\nArchitecture: any\n' > debian/control
+LIBD=$(dirname debian/libselinux1/lib/*/libselinux.so.1)
+ln -s libselinux.so.1 "$LIBD/libselinux.so"
+printf '#include <selinux/selinux.h>\nint main(void) { return is_selinux_enabled() < 0; }\n' > old.c
+printf '#include <selinux/selinux.h>\nint main(void) { char *c; return getpidprevcon(1, &c); }\n' > new.c
+for p in old new; do
+	cc -I"$SRC/include" -o $p $p.c -L"$LIBD" -lselinux ||
+		die "cannot build the shlibdeps probe $p"
+	dep=$(dpkg-shlibdeps -O -l"$LIBD" $p 2>shlibdeps-$p.log |
+		sed -n 's/^shlibs:Depends=//p' | tr ',' '\n' | sed -n 's/^ *\(libselinux1 .*\)/\1/p')
+	echo "dpkg-shlibdeps of a program calling $( [ $p = old ] && echo is_selinux_enabled || echo getpidprevcon): $dep"
+	want='libselinux1 (>= 3.1~)'
+	[ $p = new ] && want='libselinux1 (>= 3.5)'
+	[ "$dep" = "$want" ] || die "dpkg-shlibdeps gave '$dep', want '$want' ($(cat shlibdeps-$p.log))"
+done
+cd "$BUILD"
+
+# ---------- the cached Debian 12 root
+CACHE=${VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/libselinux-vm}
+SUITE=bookworm
+# Debian's packages ours replace, and what ours need beyond them.
+INCLUDE=libselinux1-dev,selinux-utils,python3-selinux,ruby-selinux,python3,libfuse3-3,libsepol2
+KEY=$(echo "$SUITE $INCLUDE v1" | sha256sum | cut -c1-16)
+BASE=$CACHE/deb/root-$KEY
+mkdir -p "$CACHE/deb"
+if [ ! -e "$BASE/.done" ]; then
+	exec 9> "$CACHE/.lock" && flock 9 || die "cannot lock $CACHE"
+	if [ ! -e "$BASE/.done" ]; then
+		mirror=$(awk '/^URIs:/ && $2 !~ /security/ {print $2; exit}' \
+			/etc/apt/sources.list.d/*.sources 2>/dev/null || true)
+		[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $0 !~ /security/ \
+			{for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) {print $i; exit}}' \
+			/etc/apt/sources.list 2>/dev/null || true)
+		[ -n "$mirror" ] || die "cannot find the host's Debian mirror in /etc/apt"
+		note "debootstrap --variant=minbase $SUITE into $BASE (once)"
+		rm -rf "$BASE" "$BASE.tmp"
+		mkdir -p "$CACHE/deb/debs"
+		debootstrap --variant=minbase --cache-dir="$CACHE/deb/debs" \
+			"$SUITE" "$BASE.tmp" "$mirror" \
+			> "$CACHE/deb/debootstrap.log" 2>&1 ||
+			{ tail -n 30 "$CACHE/deb/debootstrap.log"; die "debootstrap failed"; }
+		# Debian's packages ours replace, with apt in the chroot (its
+		# /proc and /dev in a mount namespace of their own)
+		echo "deb $mirror $SUITE main" > "$BASE.tmp/etc/apt/sources.list"
+		unshare -m --propagation private sh -c '
+			mount -t proc proc "$1/proc" && mount --rbind /dev "$1/dev" &&
+			chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+				DEBIAN_FRONTEND=noninteractive sh -c \
+				"apt-get update -q && apt-get install -y -q --no-install-recommends $2 && apt-get clean"
+			' sh "$BASE.tmp" "$(echo "$INCLUDE" | tr , ' ')" \
+			>> "$CACHE/deb/debootstrap.log" 2>&1 ||
+			{ tail -n 30 "$CACHE/deb/debootstrap.log"; die "apt-get install in the chroot failed"; }
+		rm -rf "$BASE.tmp"/var/cache/apt/archives/*.deb
+		mv "$BASE.tmp" "$BASE"
+		touch "$BASE/.done"
+	fi
+	exec 9>&-
+fi
+note "Debian 12 root: $BASE ($(( $(date +%s) - T0 ))s so far)"
+
+# ---------- in a private mount namespace: an overlay, the checks
+W=$BUILD/deb-check/run
+rm -rf "$W" && mkdir -p "$W/upper" "$W/work" "$W/root"
+mkdir -p "$W/debs" && cp "$DEBS"/*.deb "$W/debs/"
+dpkg-deb -x "$DEBS"/libselinux1_*.deb "$W/ours-lib"
+OURSUM=$(sha256sum "$W"/ours-lib/lib/*/libselinux.so.1 | cut -d' ' -f1)
+
+cat > "$W/inside.sh" <<'INSIDE'
+set -euo pipefail
+W=$1 BASE=$2 VERSION=$3 OURSUM=$4 OURS=$5
+R=$W/root
+fail() { echo "deb: FAIL: $*"; exit 1; }
+mount -t overlay overlay -o "lowerdir=$BASE,upperdir=$W/upper,workdir=$W/work" "$R"
+mount -t proc proc "$R/proc"
+mount --rbind /dev "$R/dev"
+mkdir -p "$R/tmp/debs" && cp "$W"/debs/*.deb "$R/tmp/debs/"
+in_root() { chroot "$R" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+	HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
+
+echo "before: $(in_root dpkg-query -W -f '${Package} ${Version}\n' libselinux1 selinux-utils python3-selinux | tr '\n' ';')"
+in_root sh -c 'dpkg -i /tmp/debs/*.deb' > "$W/dpkg-i.log" 2>&1 ||
+	{ cat "$W/dpkg-i.log"; fail "dpkg -i of our packages"; }
+grep -E '^(Preparing|Unpacking|Setting up|Replacing)' "$W/dpkg-i.log" | sed 's/^/  /'
+grep -iE 'warning|error' "$W/dpkg-i.log" && fail "dpkg -i printed warnings or errors"
+
+audit=$(in_root dpkg --audit 2>&1) || fail "dpkg --audit: $audit"
+[ -z "$audit" ] || fail "dpkg --audit is not clean: $audit"
+echo "dpkg --audit: clean"
+for p in $OURS; do
+	st=$(in_root dpkg-query -W -f '${db:Status-Abbrev}${Version}' "$p")
+	[ "$st" = "ii $VERSION" ] || fail "$p: '$st', want 'ii $VERSION'"
+done
+echo "dpkg -l of ours:"
+in_root dpkg -l $OURS | grep '^ii' | sed 's/^/  /'
+in_root dpkg -l > "$W/dpkg-l.log" || fail "dpkg -l"
+echo "dpkg -l: $(grep -c '^ii' "$W/dpkg-l.log") packages installed"
+in_root dpkg -V $OURS || fail "dpkg -V: our files are not as packaged"
+in_root apt-get check > "$W/apt.log" 2>&1 || { cat "$W/apt.log"; fail "apt-get check"; }
+echo "apt-get check: OK"
+
+owner=$(in_root dpkg -S /lib/x86_64-linux-gnu/libselinux.so.1)
+[ "$owner" = "libselinux1:amd64: /lib/x86_64-linux-gnu/libselinux.so.1" ] ||
+	fail "dpkg -S libselinux.so.1: $owner"
+sum=$(in_root sha256sum /lib/x86_64-linux-gnu/libselinux.so.1 | cut -d' ' -f1)
+[ "$sum" = "$OURSUM" ] || fail "the chroot's libselinux.so.1 is not our package's"
+# what a program loads there: the dynamic linker's answer, then a symbol
+# only ours exports
+ld=$(in_root ldd /bin/ls | awk '/libselinux/ {print $3}')
+lsum=$(in_root sha256sum "$ld" | cut -d' ' -f1)
+[ "$lsum" = "$OURSUM" ] || fail "ls loads $ld, not ours"
+echo "ls loads $ld: ours (sha256 ${OURSUM:0:16})"
+has=$(in_root python3 -c 'import ctypes; print(hasattr(ctypes.CDLL("libselinux.so.1"), "selinux_avc_audit_open"))')
+[ "$has" = True ] || fail "the loaded libselinux.so.1 lacks our selinux_avc_audit_open"
+
+out=$(in_root ls -Z / 2>&1) || fail "ls -Z /: $out"
+echo "ls -Z / (first lines):"; echo "$out" | head -n 3 | sed 's/^/  /'
+[ "$(echo "$out" | grep -c ' usr$')" = 1 ] || fail "ls -Z / lists no usr"
+out=$(in_root getenforce 2>&1) || true
+[ "$out" = Disabled ] || fail "getenforce (no selinuxfs here): '$out', want Disabled"
+echo "getenforce: $out ($(in_root dpkg -S /usr/sbin/getenforce))"
+out=$(in_root python3 -c 'import selinux, importlib.metadata as m; print(selinux.is_selinux_enabled(), m.version("selinux"), selinux.__file__)') ||
+	fail "python3: import selinux"
+echo "python3: is_selinux_enabled, version, module: $out"
+[ "${out%% *}" = 0 ] || fail "python3: is_selinux_enabled() is not 0"
+case $OURS in *ruby-selinux*)
+	out=$(in_root ruby -e 'require "selinux"; print Selinux.is_selinux_enabled') ||
+		fail "ruby: require selinux"
+	[ "$out" = 0 ] || fail "ruby: is_selinux_enabled is '$out'"
+	echo "ruby: Selinux.is_selinux_enabled = $out" ;;
+esac
+case $OURS in *selinuxfsd*)
+	in_root dpkg --purge selinuxfsd > "$W/purge.log" 2>&1 ||
+		{ cat "$W/purge.log"; fail "dpkg --purge selinuxfsd"; }
+	[ ! -e "$R/usr/sbin/selinuxfsd" ] || fail "selinuxfsd left behind"
+	echo "dpkg --purge selinuxfsd: OK" ;;
+esac
+audit=$(in_root dpkg --audit 2>&1)
+[ -z "$audit" ] || fail "dpkg --audit after the purge: $audit"
+INSIDE
+
+note "dpkg -i in a Debian 12 chroot (an overlay, in a mount namespace)"
+unshare -m --propagation private bash "$W/inside.sh" "$W" "$BASE" "$VERSION" "$OURSUM" "$OURS" ||
+	{ rm -rf "$W"; die "in the chroot"; }
+rm -rf "$W"
+note "OK: our packages ($OURS) replace Debian's cleanly ($(( $(date +%s) - T0 ))s)"
