@@ -11,8 +11,8 @@ installs straight into Debian's places, and nothing is moved.  Any other
 build (the test suite's build/, prefix /usr/local, no shlibdir) is staged
 as if it had been configured so: what meson put under the prefix goes
 under /usr, and libselinux.so.1 from libdir to /lib/<triplet> (with the
-libselinux.so link retargeted).  That is sound because no installed file
-records the prefix (the library's paths are /etc/selinux, /sys/fs/selinux
+libselinux.so link retargeted), libselinux.pc's prefix= rewritten.  That
+is sound because no other installed file records the prefix (the library's paths are /etc/selinux, /sys/fs/selinux
 and /proc, fixed); tests/install checks it.  Every move is printed.
 
 Used by tests/install (the layout against Debian's packages) and
@@ -91,6 +91,15 @@ def stage(build, root, log=print):
                 os.symlink(new, dst)
                 if new != link or dst_path != path:
                     moves.append((f'{path} -> {link}', f'{dst_path} -> {new}'))
+            elif path.endswith('.pc') and prefix != '/usr':
+                # the one installed file that records the prefix
+                with open(src) as f:
+                    text = f.read()
+                with open(dst, 'w') as f:
+                    f.write(text.replace(f'prefix={prefix}\n',
+                                         'prefix=/usr\n'))
+                moves.append((path + ' (prefix=' + prefix + ')',
+                              dst_path + ' (prefix=/usr)'))
             else:
                 shutil.copy2(src, dst)
                 if dst_path != path:
