@@ -1316,8 +1316,9 @@ def label_cases(fx):
             ["-b", "file", "-r", "-f", fc, "-k", "/tmp/x"],
             ["-b", "media", "-f", media, "-k", "cdrom"],
             ["-b", "media", "-f", media, "-k", "floppy"],
-            ["-b", "file", "-f", none, "-k", "/etc"],
-            ["-b", "x", "-f", none, "-k", "x"]],
+            # (not -b x on a missing file: the reference library leaks
+            # there, which LeakSanitizer reports in a sanitized build)
+            ["-b", "file", "-f", none, "-k", "/etc"]],
         "selabel_lookup_best_match": [
             [], ["-x"], ["-f", fc, "-p", "/etc/shadow"],
             ["-f", fc, "-p", "/dev/x", "/etc/shadow"],
