@@ -9,6 +9,7 @@
  * so a missing locale fails instead of passing vacuously.  The expected
  * answers are those of the "C" locale, written out by hand.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <locale.h>
 #include <stdio.h>
@@ -76,8 +77,13 @@ static char *type(void)
 START_TEST(test_turkish_locale_is_hostile)
 {
 	use_locale(TURKISH);
-	/* The premise of the suite: glibc folds "I" to dotless i here. */
-	ck_assert_int_ne(strcasecmp("I", "i"), 0);
+	/*
+	 * The premise of the suite: glibc folds "I" to dotless i here.
+	 * Asked through tolower(), not strcasecmp(): the sanitizers
+	 * replace strcasecmp with an ASCII-only one, so under ASan the
+	 * old code passes (the plain build is the one that catches it).
+	 */
+	ck_assert_int_ne(tolower((unsigned char)'I'), 'i');
 }
 END_TEST
 
