@@ -669,7 +669,10 @@ def avc(contexts, file_c):
     sids = [sid(x) for x in contexts] + [sid("bad")]
     for x, s_ in zip(contexts, sids):
         if s_ is not None:
-            call("security_id(%r) fields" % x, lambda: [s_.ctx, s_.refcnt])
+            # refcnt: always 1 in 3.4, the SID's number (its id) in 3.8
+            # and later and here; a deliberate difference, see avc.h.
+            call("security_id(%r) fields" % x,
+                 lambda: [s_.ctx, s_.refcnt > 0])
             call("avc_sid_to_context(%r)" % x, selinux.avc_sid_to_context, s_)
             call("avc_sid_to_context_raw(%r)" % x,
                  selinux.avc_sid_to_context_raw, s_)
