@@ -439,6 +439,8 @@ struct walk {
 	size_t rootlen;
 	unsigned long long efiles; /* MASS_RELABEL: inodes in use */
 	dev_t dev;		   /* XDEV: the device the walk started on */
+	size_t nthreads;
+	bool nostat; /* the stream is FTS_NOSTAT */
 	struct statfs sfs;
 	FTS *fts;
 	/* Guarded by lock, with the fts stream itself. */
@@ -617,26 +619,61 @@ static bool digest_matches(struct walk *w, const char *path)
 	return match;
 }
 
-/* One worker: take entries off the shared stream until it ends. */
-static void *walk_thread(void *arg)
+/*
+ * The walk's threads share one fts stream under w->lock.  Reading it is
+ * the walk's serial part; to keep that part small, a worker of a
+ * parallel walk takes up to BATCH entries at a time (each lock hand-off
+ * between two threads costs futex calls) and the stream is opened with
+ * FTS_NOSTAT, so fts stats only directories (it needs them to descend)
+ * and the lstat of every entry is done by the worker, outside the lock
+ * (a directory's twice, as fts keeps no struct stat then: 1 in ~15
+ * entries of a system tree).  A walk of one thread takes one entry at a time and lets fts
+ * stat everything: its messages keep exactly the order of the stream.
+ */
+#define BATCH 32
+#define BATCH_BYTES (8 * PATH_MAX)
+
+struct item {
+	size_t off;	/* of the path in the batch's buffer */
+	int r;		/* restore_one's result; < 0 already: too long */
+	bool first;	/* a root of the walk */
+	bool need_stat; /* fts kept no struct stat (FTS_NOSTAT) */
+	struct stat st;
+};
+
+struct batch {
+	size_t n, used;	    /* items taken, bytes of buf used */
+	size_t max, bytes; /* capacity of it[] and buf */
+	struct item *it;
+	char *buf;
+};
+
+struct batch_mem {
+	struct item it[BATCH];
+	char buf[BATCH_BYTES];
+};
+
+/*
+ * Take entries off the stream into b: the checks a directory needs
+ * before fts reads it (exclusions, XDEV, digests) are made here, under
+ * w->lock, as fts_set must come before the next fts_read.  false when
+ * the stream ended or the walk aborted and nothing was taken.
+ */
+static bool take(struct walk *w, struct batch *b)
 {
-	struct walk *w = arg;
-	char path[PATH_MAX];
 	FTSENT *e;
-	bool first;
 
-	pthread_mutex_lock(&w->lock);
-	while (!w->abort && (e = fts_read(w->fts)) != NULL) {
-		struct stat st;
-		int r;
+	b->n = b->used = 0;
+	while (b->n < b->max && b->bytes - b->used >= PATH_MAX && !w->abort &&
+	       (e = fts_read(w->fts)) != NULL) {
+		struct item *it = &b->it[b->n];
 
-		first = e->fts_level == 0;
 		switch (e->fts_info) {
 		case FTS_DC:
 			rc_log(SELINUX_ERROR, "Directory cycle on %s.\n",
 			       e->fts_path);
 			w->error = -ELOOP;
-			w->abort = true;
+			__atomic_store_n(&w->abort, true, __ATOMIC_RELAXED);
 			continue;
 		case FTS_DP:
 			continue;
@@ -658,7 +695,7 @@ static void *walk_thread(void *arg)
 		case FTS_D:
 			/* FTS_XDEV still returns the mount point itself; the
 			 * reference leaves it alone too. */
-			if (F(w, XDEV) && e->fts_statp->st_dev != w->dev) {
+			if (F(w, XDEV) && e->fts_dev != w->dev) {
 				fts_set(w->fts, e, FTS_SKIP);
 				continue;
 			}
@@ -683,28 +720,89 @@ static void *walk_thread(void *arg)
 		default:
 			break;
 		}
-		if (strlen(e->fts_path) >= sizeof(path)) {
+		it->first = e->fts_level == 0;
+		/* Under FTS_NOSTAT fts keeps no struct stat at all, even
+		 * of the directories it stats: only fts_dev, fts_ino. */
+		it->need_stat = w->nostat;
+		it->off = b->used;
+		it->r = 0;
+		if (e->fts_pathlen >= PATH_MAX) {
 			rc_log(SELINUX_ERROR,
 			       "Could not set context for %s:  %s\n",
 			       e->fts_path, strerror(ENAMETOOLONG));
-			r = -ENAMETOOLONG;
+			it->r = -ENAMETOOLONG;
+			b->buf[b->used++] = '\0';
 		} else {
-			strcpy(path, e->fts_path);
-			st = *e->fts_statp;
-			pthread_mutex_unlock(&w->lock);
-			r = restore_one(w, path, &st, first);
-			pthread_mutex_lock(&w->lock);
+			memcpy(b->buf + b->used, e->fts_path,
+			       e->fts_pathlen + 1);
+			b->used += e->fts_pathlen + 1;
+			if (!it->need_stat)
+				it->st = *e->fts_statp;
 		}
-		if (r < 0) {
-			if (F(w, ABORT_ON_ERROR)) {
-				w->error = r;
-				w->abort = true;
-			} else if (F(w, COUNT_ERRORS)) {
-				w->skipped++;
-			} else {
-				w->error = r;
+		b->n++;
+	}
+	return b->n > 0;
+}
+
+/* A failed entry's fate, as the flags say.  Caller holds w->lock. */
+static void account(struct walk *w, int r)
+{
+	if (F(w, ABORT_ON_ERROR)) {
+		w->error = r;
+		__atomic_store_n(&w->abort, true, __ATOMIC_RELAXED);
+	} else if (F(w, COUNT_ERRORS)) {
+		w->skipped++;
+	} else {
+		w->error = r;
+	}
+}
+
+/* One worker: take entries off the shared stream until it ends. */
+static void *walk_thread(void *arg)
+{
+	struct walk *w = arg;
+	_cleanup_free_ struct batch_mem *mem = NULL;
+	struct item one;
+	char path[PATH_MAX];
+	struct batch b = {.max = 1, .bytes = sizeof(path), .it = &one,
+			  .buf = path};
+
+	if (w->nthreads > 1 && (mem = malloc(sizeof(*mem)))) {
+		b.max = BATCH;
+		b.bytes = BATCH_BYTES;
+		b.it = mem->it;
+		b.buf = mem->buf;
+	}
+	pthread_mutex_lock(&w->lock);
+	while (take(w, &b)) {
+		size_t done;
+
+		pthread_mutex_unlock(&w->lock);
+		for (done = 0; done < b.n; done++) {
+			struct item *it = &b.it[done];
+			const char *p = b.buf + it->off;
+
+			/* Another worker's ABORT_ON_ERROR stops this one. */
+			if (__atomic_load_n(&w->abort, __ATOMIC_RELAXED))
+				break;
+			if (it->r < 0)
+				continue;
+			if (it->need_stat && lstat(p, &it->st) < 0) {
+				rc_log(SELINUX_ERROR,
+				       "Could not stat %s: %s.\n", p,
+				       strerror(errno));
+				continue;
+			}
+			it->r = restore_one(w, p, &it->st, it->first);
+			if (it->r < 0 && F(w, ABORT_ON_ERROR)) {
+				done++;
+				break;
 			}
 		}
+		pthread_mutex_lock(&w->lock);
+		for (size_t i = 0; i < done; i++)
+			if (b.it[i].r < 0)
+				account(w, b.it[i].r);
 	}
 	pthread_mutex_unlock(&w->lock);
 	return NULL;
@@ -866,12 +964,22 @@ static int restorecon_common(const char *pathname, unsigned int flags,
 	if (F(&w, PROGRESS) && F(&w, MASS_RELABEL) && !F(&w, IGNORE_MOUNTS))
 		w.efiles = seclabel_inodes();
 
+	if (nthreads == 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		nthreads = n > 0 ? (size_t)n : 1;
+	}
+	w.nthreads = nthreads;
 	{
 		char *paths[] = {path, NULL};
 		int ff = FTS_PHYSICAL | FTS_NOCHDIR;
 
 		if (F(&w, XDEV))
 			ff |= FTS_XDEV;
+		/* See walk_thread: the workers lstat what is no directory. */
+		w.nostat = nthreads > 1;
+		if (w.nostat)
+			ff |= FTS_NOSTAT;
 		w.fts = fts_open(paths, ff, NULL);
 	}
 	if (!w.fts) {
@@ -881,11 +989,6 @@ static int restorecon_common(const char *pathname, unsigned int flags,
 		goto out;
 	}
 
-	if (nthreads == 0) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-		nthreads = n > 0 ? (size_t)n : 1;
-	}
 	if (nthreads > 1) {
 		pthread_t *t = calloc(nthreads - 1, sizeof(*t));
 		size_t started = 0;
