@@ -154,7 +154,6 @@ int fc_parse_bin(struct fc_load *l, int fd, const uint8_t *buf, size_t len)
 		r.p = buf;
 		r.end = buf + len;
 	}
-	e = 0;
 	if ((e = rd_need(&r, 8)) < 0)
 		goto bad;
 	magic = u32_at(r.p);
@@ -217,7 +216,7 @@ int fc_parse_bin(struct fc_load *l, int fd, const uint8_t *buf, size_t len)
 		goto bad;
 	}
 	/* Strings: refpolicy needs ~40 bytes a spec (contexts shared). */
-	if ((e = fc_prepare(l->d, nspecs, (size_t)nspecs * 40)) < 0) {
+	if (fc_prepare(l->d, nspecs, (size_t)nspecs * 40) < 0) {
 		rd_done(&r);
 		return -ENOMEM;
 	}
