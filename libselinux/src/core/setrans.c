@@ -135,6 +135,11 @@ static int ask(uint32_t function, const char *in, char **out)
 		r = full_io(fd, false, hdr, sizeof(hdr));
 	if (r < 0)
 		return r;
+	/*
+	 * analyzer: false positive (gcc use-of-uninitialized-value): full_io()
+	 * returns 0 only once recv() has filled all of hdr; GCC 12 does not
+	 * know that recv() writes its buffer.
+	 */
 	if (hdr[0] != function || (int32_t)hdr[2] < 0 || hdr[1] == 0 ||
 	    hdr[1] > SETRANS_MAX_DATA)
 		return -EINVAL;
@@ -198,6 +203,11 @@ static int translate(uint32_t function, const char *in, char **out)
 		*out = strdup(*cache_out);
 		return *out ? 0 : -ENOMEM;
 	}
+	/*
+	 * analyzer: false positive (clang NonNullParamChecker): ask() sets
+	 * result whenever it returns 0; clang assumes a failing socket() may
+	 * leave errno 0, making "return -errno" look like success.
+	 */
 	if (ask(function, in, &result) < 0) {
 		*out = strdup(in);
 		return *out ? 0 : -ENOMEM;
