@@ -114,6 +114,11 @@ _public_ int security_get_boolean_pending(const char *name)
 {
 	int a, p, r = comp_bool_get(name, &a, &p);
 
+	/*
+	 * analyzer: false positive (clang UndefReturn): comp_bool_get() sets p
+	 * whenever it returns 0; clang assumes a failing read() may leave errno
+	 * 0, making "return -errno" look like success.
+	 */
 	return r < 0 ? RET_ERRNO(r) : p;
 }
 

@@ -36,6 +36,11 @@ static int set(context_t con, enum ctx_component which, const char *value)
 		return -EINVAL;
 	}
 	free(c->comp[which]);
+	/*
+	 * analyzer: false positive (gcc malloc-leak): copy is now owned by the
+	 * context, reachable from con and freed by context_free(); GCC 12 loses
+	 * stores through an index it cannot bound.
+	 */
 	c->comp[which] = copy;
 	return 0;
 }
