@@ -125,6 +125,11 @@ static ssize_t receive(char *buf, size_t size, bool blocking)
 		     &fromlen);
 	if (n < 0)
 		return -errno;
+	/*
+	 * analyzer: false positive (clang UndefinedBinaryOperatorResult,
+	 * CallAndMessage): a successful recvfrom() fills from and fromlen,
+	 * which clang does not model.
+	 */
 	if (fromlen != sizeof(from) || from.nl_pid != 0) {
 		/* Only the kernel (port 0) speaks for the policy. */
 		cache_log(SELINUX_WARNING,
@@ -140,6 +145,12 @@ static int process(char *buf, size_t len)
 {
 	int r = 0;
 
+	/*
+	 * analyzer: false positive (clang UndefinedBinaryOperatorResult): len
+	 * bytes of buf were written by recvfrom(); clang assumes a failing
+	 * poll() may leave errno 0, so receive()'s "return -errno" looks like a
+	 * length.
+	 */
 	for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, len);
 	     h = NLMSG_NEXT(h, len)) {
 		switch (h->nlmsg_type) {
