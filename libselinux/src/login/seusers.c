@@ -157,6 +157,12 @@ int login_seuser_by_name(const char *name, char **seuser, char **level)
 			goto out;
 		if (r == 0)
 			continue;
+		/*
+		 * analyzer: false positive (gcc null-argument, null-
+		 * dereference): parse_line() returns 1 only with luser and
+		 * seuser set; GCC 12 mixes its paths that clear e and return 0
+		 * with this one.
+		 */
 		if (!strcmp(e.luser, name)) {
 			user = e;
 			break;
