@@ -49,6 +49,10 @@ static int grow(void **p, uint32_t *cap, uint32_t n, size_t size)
 	q = reallocarray(*p, c, size);
 	if (!q)
 		return -ENOMEM;
+	/*
+	 * analyzer: false positive (gcc malloc-leak): q is stored in *p, the
+	 * caller's array, freed with it.
+	 */
 	*p = q;
 	*cap = c;
 	return 0;
@@ -84,6 +88,10 @@ static int child(struct wnode *n, const char *s, size_t len, struct wnode **out)
 	if (!stem)
 		return -ENOMEM;
 	memset(&n->kid[n->nkid], 0, sizeof(*n->kid));
+	/*
+	 * analyzer: false positive (gcc malloc-leak): stem is owned by the tree
+	 * from here (freed with it); GCC 12 loses the store through an index.
+	 */
 	n->kid[n->nkid].stem = stem;
 	*out = &n->kid[n->nkid++];
 	return 0;

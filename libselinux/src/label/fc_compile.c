@@ -53,6 +53,11 @@ int lbl_fc_compile(const char *in, const char *out, int version,
 		r = -ENOMEM;
 		goto out;
 	}
+	/*
+	 * analyzer: false positive (clang CallAndMessage): meta is 0 or 1
+	 * (fc_spec.c, fc_text.c), so the two passes copy every one of the nspec
+	 * specs into v.
+	 */
 	for (int pass = 1; pass >= 0; pass--)
 		for (uint32_t i = 0; i < d->nspec; i++)
 			if (d->spec[i].meta == pass)

@@ -27,6 +27,11 @@ int fc_key(struct fc_data *d, const char *key, char *buf, size_t size,
 	if (!len)
 		return -EINVAL;
 	if ((len > 1 && key[len - 1] == '/') || has_double_slash(key, len)) {
+		/*
+		 * analyzer: false positive (gcc malloc-leak): a heap n becomes
+		 * k, freed below or by the caller's key_free(); GCC 12 cannot
+		 * tell k from key and buf.
+		 */
 		char *n = len < size ? buf : malloc(len + 1);
 
 		if (!n)
@@ -66,6 +71,11 @@ int fc_key(struct fc_data *d, const char *key, char *buf, size_t size,
 	return 0;
 }
 
+/*
+ * analyzer: false positive (gcc malloc-leak in fc_find, fc_partial_match,
+ * fc_hash_all_partial): GCC 12 cannot tell a heap k from key and buf here, and
+ * reports k as leaked by its callers.
+ */
 /* Free what fc_key returned unless it is the caller's key or buffer. */
 static void key_free(char *k, const char *key, const char *buf)
 {

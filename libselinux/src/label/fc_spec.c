@@ -105,6 +105,11 @@ char *fc_intern(struct fc_data *d, const char *s, size_t n)
 	if ((d->icount + 1) * 2 > (d->itab ? d->imask + 1 : 0) &&
 	    intern_grow(d) < 0)
 		return NULL;
+	/*
+	 * analyzer: false positive (clang NullDereference): without a table the
+	 * test above is 2 > 0, and intern_grow() returns 0 only with d->itab
+	 * set.
+	 */
 	for (b = h & d->imask; (e = &d->itab[b])->s; b = (b + 1) & d->imask)
 		if (e->hash == h && e->len == n && !memcmp(e->s, s, n))
 			return e->s;

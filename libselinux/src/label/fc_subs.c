@@ -55,6 +55,11 @@ int fc_subs_load(struct selabel_handle *h, const char *path,
 		if (!nvp)
 			goto nomem;
 		v = nvp;
+		/*
+		 * analyzer: false positive (gcc malloc-leak): both strings
+		 * belong to v, freed by fc_subs_free() on error and with the
+		 * handle otherwise; GCC 12 loses stores through an index.
+		 */
 		v[nv].src = strndup(s, se - s);
 		v[nv].dst = strndup(dd, de - dd);
 		v[nv].slen = se - s;

@@ -37,6 +37,11 @@ int fc_reserve(struct fc_data *d, size_t more)
 		ns = malloc(want * sizeof(*ns));
 		if (!ns)
 			return -ENOMEM;
+		/*
+		 * analyzer: false positive (clang NonNullParamChecker):
+		 * spec_in_arena is set only with d->spec pointing into the
+		 * arena, never NULL.
+		 */
 		memcpy(ns, d->spec, d->nspec * sizeof(*ns));
 		d->spec_in_arena = false;
 	} else {

@@ -46,6 +46,11 @@ static int filespec_add(ino_t ino, int specind, const char *file)
 			 specind > e->specind ? file : e->file);
 		if (specind < e->specind)
 			return e->specind;
+		/*
+		 * analyzer: false positive (gcc malloc-leak): f replaces
+		 * e->file in the table, freed with it; GCC 12 loses the store
+		 * into the list entry.
+		 */
 		f = strdup(file);
 		if (!f)
 			return -ENOMEM;

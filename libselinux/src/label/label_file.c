@@ -42,6 +42,11 @@ static int add_file_name(struct fc_data *d, const char *path)
 	if (!nf)
 		return -ENOMEM;
 	d->files = nf;
+	/*
+	 * analyzer: false positive (gcc malloc-leak): the name belongs to
+	 * d->files, freed with the handle; GCC 12 loses stores through an
+	 * index.
+	 */
 	nf[d->nfiles] = strdup(path);
 	if (!nf[d->nfiles])
 		return -ENOMEM;

@@ -330,6 +330,12 @@ static int keyed_open(struct selabel_handle *h, const struct selinux_opt *opts,
 			free(msg);
 			continue;
 		}
+		/*
+		 * analyzer: false positive (clang CallAndMessage): here nf >=
+		 * want, so f[0] to f[want - 1] were set by split(); a short
+		 * line got msg from asprintf(), which clang does not model, and
+		 * was skipped above.
+		 */
 		r = types ? add_spec(k, type, f[1], f[2], lineno) :
 			    add_spec(k, 0, f[0], f[1], lineno);
 	}
