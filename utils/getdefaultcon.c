@@ -115,6 +115,11 @@ int main(int argc, char **argv)
 		       con, seuser, role ? role : "(null)",
 		       level ? level : "(null)", usercon);
 	else
+		/*
+		 * analyzer: false positive (gcc null-argument): r is 0 only
+		 * when get_default_context_with_*level() set usercon (in the
+		 * library, out of the analyzer's sight).
+		 */
 		printf("%s\n", usercon);
 	free(seuser);
 	free(dlevel);
