@@ -512,6 +512,11 @@ int srv_fuse_run(struct fuse_args *args, const char *mountpoint,
 	fuse_remove_signal_handlers(session);
 	fuse_session_destroy(session);
 	session = NULL;
+	/*
+	 * analyzer: false positive (clang unix.Malloc use-after-free): the head
+	 * of the list has no prev, so handle_free() moves handles on to the
+	 * next one.
+	 */
 	while (handles)
 		handle_free(handles);
 	return r < 0 ? 1 : 0;
