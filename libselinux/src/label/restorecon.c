@@ -65,7 +65,12 @@ static pthread_mutex_t rc_log_lock = PTHREAD_MUTEX_INITIALIZER;
 		pthread_mutex_unlock(&rc_log_lock);                            \
 	} while (0)
 
-/* The inode -> context table of ADD_ASSOC, per walk; guarded by rc_lock. */
+/*
+ * The inode -> context table of ADD_ASSOC, per walk.  Every file of a
+ * setfiles walk passes through it, from every thread: bucket i is
+ * guarded by rc_assoc_lock[i % ASSOC_LOCKS], not by rc_lock, so that the
+ * threads of a parallel walk rarely wait for each other there.
+ */
 struct assoc {
 	ino_t ino;
 	dev_t dev;
@@ -74,7 +79,10 @@ struct assoc {
 	struct assoc *next;
 };
 #define ASSOC_BUCKETS 4096
+#define ASSOC_LOCKS 64
 static struct assoc *rc_assoc[ASSOC_BUCKETS];
+static pthread_mutex_t rc_assoc_lock[ASSOC_LOCKS] = {
+	[0 ... ASSOC_LOCKS - 1] = PTHREAD_MUTEX_INITIALIZER};
 
 static int strv_add(char ***v, size_t *n, const char *s)
 {
@@ -356,43 +364,58 @@ static int merge_spec(const char *curcon, char **newcon, bool user_role)
 	return r;
 }
 
+static void assoc_free(struct assoc *a)
+{
+	while (a) {
+		struct assoc *n = a->next;
+
+		free(a->con);
+		free(a->file);
+		free(a);
+		a = n;
+	}
+}
+
+/* Called under rc_lock, at the start and end of a walk. */
 static void assoc_clear_locked(void)
 {
 	for (size_t i = 0; i < ASSOC_BUCKETS; i++) {
-		struct assoc *a = rc_assoc[i];
+		struct assoc *a;
 
-		while (a) {
-			struct assoc *n = a->next;
-
-			free(a->con);
-			free(a->file);
-			free(a);
-			a = n;
-		}
+		pthread_mutex_lock(&rc_assoc_lock[i % ASSOC_LOCKS]);
+		a = rc_assoc[i];
 		rc_assoc[i] = NULL;
+		pthread_mutex_unlock(&rc_assoc_lock[i % ASSOC_LOCKS]);
+		assoc_free(a);
 	}
 }
 
 /*
  * ADD_ASSOC: 0 when file is the inode's first path (recorded), 1 when an
  * earlier path of the same inode decides its label, -errno on a conflict
- * treated as an error or on allocation failure.
+ * treated as an error or on allocation failure.  The new entry is made
+ * before the bucket is locked; only the search and the link are inside.
  */
 static int assoc_add(const struct stat *st, const char *con, const char *file,
 		     bool conflict_error)
 {
-	struct assoc **b = &rc_assoc[st->st_ino % ASSOC_BUCKETS], *a;
+	size_t i = st->st_ino % ASSOC_BUCKETS;
+	pthread_mutex_t *lock = &rc_assoc_lock[i % ASSOC_LOCKS];
+	struct assoc *n = calloc(1, sizeof(*n)), *a;
+	char *old = NULL;
 	int r = 0;
 
-	pthread_mutex_lock(&rc_lock);
-	for (a = *b; a; a = a->next)
+	if (!n || !(n->con = strdup(con)) || !(n->file = strdup(file))) {
+		assoc_free(n);
+		n = NULL;
+	}
+	pthread_mutex_lock(lock);
+	for (a = rc_assoc[i]; a; a = a->next)
 		if (a->ino == st->st_ino && a->dev == st->st_dev)
 			break;
 	if (a) {
-		char *f = strdup(file);
-
 		r = 1;
-		if (!f) {
+		if (!n) {
 			r = -ENOMEM;
 		} else if (strcmp(a->con, con)) {
 			rc_log(SELINUX_ERROR,
@@ -406,26 +429,23 @@ static int assoc_add(const struct stat *st, const char *con, const char *file,
 				r = -EINVAL;
 			}
 		}
-		if (f) {
-			free(a->file);
-			a->file = f;
+		if (n) {
+			old = a->file;
+			a->file = n->file;
+			n->file = NULL;
 		}
+	} else if (!n) {
+		r = -ENOMEM;
 	} else {
-		a = calloc(1, sizeof(*a));
-		if (!a || !(a->con = strdup(con)) ||
-		    !(a->file = strdup(file))) {
-			if (a)
-				free(a->con);
-			free(a);
-			r = -ENOMEM;
-		} else {
-			a->ino = st->st_ino;
-			a->dev = st->st_dev;
-			a->next = *b;
-			*b = a;
-		}
+		n->ino = st->st_ino;
+		n->dev = st->st_dev;
+		n->next = rc_assoc[i];
+		rc_assoc[i] = n;
+		n = NULL;
 	}
-	pthread_mutex_unlock(&rc_lock);
+	pthread_mutex_unlock(lock);
+	free(old);
+	assoc_free(n);
 	return r;
 }
 
