@@ -8,13 +8,16 @@ without any file_contexts lookup.  Then selabel_open + first lookup,
 text and .bin, through lookup_bench.c (one library per process).
 
   python3 bench/label/walk.py [BUILDDIR] [--runs N] [--debian-runs N]
-                              [--trees DIR ...] [--no-debian]
+                              [--trees DIR ...] [--no-debian] [--rt]
 
 Each configuration runs --runs times (Debian's --debian-runs, default 1:
 it takes ~30 s), interleaved; the best wall time and the CPU time
 (user+sys, from wait4) of that run are printed.  Wall time on a loaded
 machine says little about threads: the load (uptime) is printed at the
-start and end.  The output of each setfiles run is checked: ours must
+start and end, and a spin loop in 1 and 2 threads shows how much two
+threads can gain on this machine at all.  --rt runs everything but
+Debian's setfiles (~30 s of CPU) as SCHED_FIFO (chrt -f 50, root).
+The output of each setfiles run is checked: ours must
 print Debian's lines (sorted, for -T 2).
 """
 import argparse
@@ -39,6 +42,30 @@ def load():
         return ' '.join(f.read().split()[:3])
 
 
+SPIN = r'''
+#include <pthread.h>
+#include <stdlib.h>
+static long n;
+static void *spin(void *a)
+{
+	for (volatile long i = 0; i < n; i++)
+		;
+	return a;
+}
+int main(int argc, char **argv)
+{
+	int t = atoi(argv[1]);
+	pthread_t th[2];
+	n = 1000000000L / t;
+	for (int i = 0; i < t; i++)
+		pthread_create(&th[i], 0, spin, 0);
+	for (int i = 0; i < t; i++)
+		pthread_join(th[i], 0);
+	return 0;
+}
+'''
+
+
 def timed(cmd, env, out):
     """(wall s, cpu s) of one run, stdout to the file out."""
     with open(out, 'wb') as f:
@@ -60,6 +87,9 @@ def main():
     ap.add_argument('--debian-runs', type=int, default=1)
     ap.add_argument('--trees', nargs='+', default=TREES)
     ap.add_argument('--no-debian', action='store_true')
+    ap.add_argument('--rt', action='store_true',
+                    help='run all but Debian\'s setfiles under chrt -f 50 '
+                    '(SCHED_FIFO: the CPUs, whatever the load of others)')
     a = ap.parse_args()
     ours = os.path.join(os.path.abspath(a.build), 'libselinux')
     for f in (os.path.join(ours, 'libselinux.so.1'), DEBIAN,
@@ -82,6 +112,9 @@ def run(a, ours, tmp):
     subprocess.run(['cc', '-O2', '-I', os.path.join(SRC, 'include'),
                     os.path.join(HERE, 'lookup_bench.c'), '-o', lb, '-ldl'],
                    check=True)
+    spin = os.path.join(tmp, 'spin')
+    subprocess.run(['cc', '-O1', '-pthread', '-x', 'c', '-', '-o', spin],
+                   input=SPIN.encode(), check=True)
     dirs = {}
     for k in ('text', 'bin'):
         d = dirs[k] = os.path.join(tmp, k)
@@ -102,7 +135,7 @@ def run(a, ours, tmp):
     print(f'load before: {load()}; trees: {" ".join(trees)}')
 
     confs = [('bare', t) for t in (1, 2)] + [('ours', t) for t in (1, 2)]
-    confs += [('stream', 2)]
+    confs += [('stream', 2), ('spin', 1), ('spin', 2)]
     if not a.no_debian:
         confs += [('Debian', t) for t in (1, 2)]
     res = {c: [] for c in confs}
@@ -117,8 +150,12 @@ def run(a, ours, tmp):
                 cmd = [bare, '-p', '-T', str(t)] + trees
             elif who == 'stream':
                 cmd = [bare, '-s'] + trees
+            elif who == 'spin':
+                cmd = [spin, str(t)]
             else:
                 cmd = [setfiles, '-n', '-v', '-T', str(t), fc] + trees
+            if a.rt and who != 'Debian':
+                cmd = ['chrt', '-f', '50'] + cmd
             res[c].append(timed(cmd, envs.get(who, base), out))
             outs[c] = out
     nlines = sum(1 for _ in open(outs[('bare', 1)], 'rb'))
@@ -140,6 +177,7 @@ def run(a, ours, tmp):
         w, cpu = best[c]
         name = (f'bare walk -T {c[1]}' if c[0] == 'bare' else
                 'fts stream alone' if c[0] == 'stream' else
+                f'cpu-bound spin -T {c[1]}' if c[0] == 'spin' else
                 f'setfiles {c[0]} -T {c[1]}')
         print(f'  {name:<26} {w:>9.3f}s {cpu:>14.3f}s {len(res[c]):>5}')
     o1, o2, b1 = best[('ours', 1)], best[('ours', 2)], best[('bare', 1)]
@@ -148,6 +186,9 @@ def run(a, ours, tmp):
     print(f'ours -T 1 / -T 2 (wall): {o1[0] / o2[0]:.2f}x (target >= 1.7x); '
           f'bare walk -T 1 / -T 2: '
           f'{b1[0] / best[("bare", 2)][0]:.2f}x')
+    print(f'calibration: a perfectly parallel spin loop, -T 1 / -T 2: '
+          f'{best[("spin", 1)][0] / best[("spin", 2)][0]:.2f}x on this '
+          f'machine now{" (chrt -f 50)" if a.rt else ""}')
     # Under load the wall clock cannot show what two threads gain; the
     # CPU times can bound it.  A parallel walk reads the fts stream
     # under one lock (the serial part); the rest spreads over threads:
