@@ -91,6 +91,10 @@ static int strv_add(char ***v, size_t *n, const char *s)
 	if (!nv)
 		return -ENOMEM;
 	*v = nv;
+	/*
+	 * analyzer: false positive (gcc malloc-leak): the string belongs to *v,
+	 * freed with it; GCC 12 loses stores through an index.
+	 */
 	nv[*n] = strdup(s);
 	if (!nv[*n])
 		return -ENOMEM;
@@ -931,6 +935,12 @@ static int restorecon_common(const char *pathname, unsigned int flags,
 	r = lbl_rc_handle(&w.h, &have_digest);
 	if (r < 0)
 		return r;
+	/*
+	 * analyzer: false positive (gcc null-argument, clang
+	 * NonNullParamChecker): resolve() returns 0 only with path set; both
+	 * take errno for possibly 0 after a failed realpath(), so "return
+	 * -errno" looks like success.
+	 */
 	r = resolve(pathname, F(&w, REALPATH), &path);
 	if (r < 0) {
 		rc_log(SELINUX_ERROR, "realpath(%s) failed: %s\n", pathname,
