@@ -19,10 +19,15 @@
  */
 #define FUSE_USE_VERSION 34
 #include <errno.h>
+#include <fcntl.h>
 #include <fuse_lowlevel.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "files.h"
 #include "fuse_run.h"
@@ -188,7 +193,14 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	h->ino = ino;
 	fi->fh = (uintptr_t)h;
-	if (n.kind == SFS_STATUS) {
+	/*
+	 * status goes through the page cache, to be mapped, but not a write
+	 * to it (root's: the mode stops the others): the kernel would copy
+	 * the bytes into the page every mapping shows, refused or not, and
+	 * hold the page locked until we answer.  Opened for writing, status
+	 * is direct_io: sfs_write refuses the write (EINVAL), as the kernel.
+	 */
+	if (n.kind == SFS_STATUS && (fi->flags & O_ACCMODE) == O_RDONLY) {
 		fi->keep_cache = 1;
 	} else {
 		fi->direct_io = 1;
@@ -471,24 +483,137 @@ static const struct fuse_lowlevel_ops ops = {
 	.statfs = op_statfs,
 };
 
-/* A change of the status page reaches the mappings through the cache. */
-static void push_status(void)
+/*
+ * A change of the status page reaches the mappings through the cache
+ * (notify_store), from a thread of its own, the pusher.  The kernel
+ * stores with the page locked, and a process that faults the page in (a
+ * first mapping, or one after the kernel dropped the page) holds that
+ * lock until its READ is answered - by the session thread, which must
+ * therefore never wait for a store: it would hang for good.  It waits a
+ * little (PUSH_WAIT_MS), so that a change is in the page when the write
+ * that made it returns, as in the kernel; past that it goes on, and the
+ * READ it then answers carries the change anyway.  It goes on at once
+ * when a request waits (that READ, maybe) and the store is not done.
+ * The pusher touches
+ * nothing but the copy of the page it is handed (under push_mu).
+ */
+#define PUSH_WAIT_MS 100
+
+static pthread_mutex_t push_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t push_cv = PTHREAD_COND_INITIALIZER;
+static pthread_t pusher;
+static bool pusher_on, push_stop;
+static struct srv_status push_page;
+static uint64_t push_asked, push_done;
+
+static void store_status(const struct srv_status *page)
 {
 	struct fuse_bufvec bv = FUSE_BUFVEC_INIT(sizeof(struct srv_status));
 	int r;
 
-	if (!session)
-		return;
-	bv.buf[0].mem = (void *)status_page();
+	bv.buf[0].mem = (void *)page;
 	r = fuse_lowlevel_notify_store(session, sfs_status_ino(), 0, &bv, 0);
 	if (r < 0 && r != -ENOENT)
 		srv_log("status: cannot update the page cache: %s",
 			strerror(-r));
 }
 
+static void *pusher_main(void *arg)
+{
+	struct srv_status page;
+	uint64_t n;
+
+	(void)arg;
+	pthread_mutex_lock(&push_mu);
+	for (;;) {
+		while (push_done == push_asked && !push_stop)
+			pthread_cond_wait(&push_cv, &push_mu);
+		if (push_done == push_asked)
+			break;
+		page = push_page;
+		n = push_asked;
+		pthread_mutex_unlock(&push_mu);
+		store_status(&page);
+		pthread_mutex_lock(&push_mu);
+		push_done = n;
+		pthread_cond_broadcast(&push_cv);
+	}
+	pthread_mutex_unlock(&push_mu);
+	return NULL;
+}
+
+/* Whether a request waits to be read (the READ a store may wait for). */
+static bool request_waiting(void)
+{
+	struct pollfd pfd = { fuse_session_fd(session), POLLIN, 0 };
+
+	return poll(&pfd, 1, 0) == 1;
+}
+
+static void push_status(void)
+{
+	struct timespec until;
+	uint64_t n;
+
+	if (!session)
+		return;
+	if (!pusher_on) {
+		store_status(status_page());
+		return;
+	}
+	pthread_mutex_lock(&push_mu);
+	push_page = *status_page();
+	n = ++push_asked;
+	pthread_cond_broadcast(&push_cv);
+	/* by steps of 2 ms, while no request waits */
+	for (int t = 0; push_done < n && t < PUSH_WAIT_MS; t += 2) {
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 2000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		while (push_done < n && pthread_cond_timedwait(
+				&push_cv, &push_mu, &until) == 0)
+			;
+		if (push_done < n && request_waiting())
+			break;
+	}
+	pthread_mutex_unlock(&push_mu);
+}
+
+/* The end: the last store may wait for a READ; answer requests until it
+ * is done, then the pusher ends. */
+static void pusher_end(void)
+{
+	struct fuse_buf buf = { 0 };
+	struct pollfd pfd = { fuse_session_fd(session), POLLIN, 0 };
+	bool busy;
+
+	if (!pusher_on)
+		return;
+	pthread_mutex_lock(&push_mu);
+	push_stop = true;
+	pthread_cond_broadcast(&push_cv);
+	busy = push_done != push_asked;
+	pthread_mutex_unlock(&push_mu);
+	while (busy) {
+		if (poll(&pfd, 1, 10) == 1 &&
+		    fuse_session_receive_buf(session, &buf) > 0)
+			fuse_session_process_buf(session, &buf);
+		pthread_mutex_lock(&push_mu);
+		busy = push_done != push_asked;
+		pthread_mutex_unlock(&push_mu);
+	}
+	free(buf.mem);
+	pthread_join(pusher, NULL);
+	pusher_on = false;
+}
+
 int srv_fuse_run(struct fuse_args *args, const char *mountpoint,
 		 int foreground)
 {
+	sigset_t all, old;
 	int r;
 
 	session = fuse_session_new(args, &ops, sizeof(ops), NULL);
@@ -506,8 +631,15 @@ int srv_fuse_run(struct fuse_args *args, const char *mountpoint,
 	}
 	status_set_hook(push_status);
 	fuse_daemonize(foreground);
+	/* after the fork of fuse_daemonize: a thread would not survive it;
+	 * no signals for the pusher: SIGTERM must interrupt the session */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	pusher_on = pthread_create(&pusher, NULL, pusher_main, NULL) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	r = fuse_session_loop(session);
 	status_set_hook(NULL);
+	pusher_end();
 	fuse_session_unmount(session);
 	fuse_remove_signal_handlers(session);
 	fuse_session_destroy(session);

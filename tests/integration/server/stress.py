@@ -25,14 +25,19 @@ each a bounded number of rounds and all within a deadline:
             offset, reads without a write, several opens of one file at
             once (their answers checked too), children SIGKILLed in the
             middle of a transaction or of a load, bad boolean and enforce
-            values, and the same as an unprivileged user.
+            values, the same as an unprivileged user, and writes (as
+            root, whom the mode 0444 does not stop) to the status page
+            while it is mapped, and (anyone) status dropped from the
+            page cache (posix_fadvise) and mapped again while root
+            toggles enforcing: the server must not wait for the page
+            while a reader waits for the server.
 
 What an honest answer may be: an answer that depends on a boolean may be
 either of its two recorded answers (the booleans flip); every other one
 must equal the record.  Transactions are never tolerated an error: the
 server answers one request at a time, a load or a commit happens between
 two of them, never inside one.  One error is tolerated, and only on
-class/: a name of class/ resolves to an inode that belongs to the policy
+class/ and booleans/: a name of class/ resolves to an inode that belongs to the policy
 generation of its lookup (files.c), and a load in between makes the
 following open or read fail with ENOENT or EINVAL, as the kernel's
 selinuxfs does when a load recreates the directory (a listing of such a
@@ -53,9 +58,9 @@ pass of the same mix, which brings the FUSE buffers, the decision cache
 and the allocator's arenas to their working size) and after the run,
 whose work is four times the warm-up's; the end may exceed the warm-up
 by at most RSS_SLACK_KIB: it measures some 20 KiB (the loads fragment
-the heap a little), and the run makes 65 000 to 90 000 transactions, so
-a leak of 64 bytes each (malloc's smallest blocks) exceeds it; one that
-keeps each transaction's answer grows it by 16 MiB.  --no-rss (the
+the heap a little), and the run makes 40 000 to 65 000 transactions in
+the plain build, so a leak of 64 bytes each (malloc's smallest blocks)
+exceeds it; one that keeps each transaction's answer grows it by 16 MiB.  --no-rss (the
 sanitized build, where ASan's quarantine keeps freed memory resident:
 some 300 MiB by the end) prints the figures without the bound;
 LeakSanitizer checks for leaks there when the server stops.
@@ -90,9 +95,10 @@ MODE, POLICY = sys.argv[1], sys.argv[2]
 
 BOOLS = ["ssh_sysadm_login", "allow_user_exec_tmp"]
 # KiB the server's RSS may grow between the warm-up and the end
-RSS_SLACK_KIB = 3072
-DEADLINE = 25.0  # seconds for the warm-up and the run together
+RSS_SLACK_KIB = 2048
+DEADLINE = 15.0  # seconds for the warm-up and the run together
 WARM_FRACTION = 0.2
+GRACE = 10.0  # seconds past the deadline a worker may take to finish
 DEAD = (errno.ENOTCONN, errno.ECONNABORTED)
 
 failures = []
@@ -450,7 +456,7 @@ def w_hostile(w, ctx):
     for _ in range(w.rounds):
         if time.monotonic() > w.deadline:
             break
-        act = rng.randrange(12)
+        act = rng.randrange(14)
         if act == 0:  # garbage to every transaction file
             for tx in txs:
                 data = bytes(rng.randrange(256)
@@ -593,6 +599,52 @@ def w_hostile(w, ctx):
                 except OSError as x:
                     expect_errno(w, "read " + f, x.errno, (E.EISDIR,))
             w.ops += 1
+        elif act == 11:  # root writes to status while it is mapped
+            fd = os.open(path("status"), os.O_RDONLY)
+            m = mmap.mmap(fd, 0, mmap.MAP_SHARED, mmap.PROT_READ)
+            try:
+                for data, off in ((b"\x01\0\0\0\x03\0\0\0", 0),
+                                  (b"\xee" * 4, 4), (b"x" * 5000, 0)):
+                    try:
+                        wfd = os.open(path("status"), os.O_WRONLY)
+                    except OSError as x:
+                        expect_errno(w, "status open for writing", x.errno,
+                                     (E.EACCES, E.EPERM))
+                        continue
+                    try:
+                        os.pwrite(wfd, data, off)
+                        e = None
+                    except OSError as x:
+                        e = x.errno
+                    finally:
+                        os.close(wfd)
+                    expect_errno(w, "status write", e, (E.EINVAL,))
+                    # what every mapper (the AVC of each process) sees
+                    ver, seq, enf, _, du = struct.unpack_from("<5I", m, 0)
+                    if ver != 1 or seq & 1 or enf > 1 or du != 1:
+                        w.bad("a write to status shows in its mapping: "
+                              "%r" % ((ver, seq, enf, du),))
+            finally:
+                m.close()
+                os.close(fd)
+        elif act == 12:  # anyone: status out of the cache, then mapped
+            def evict_and_map():
+                os.setgroups([])
+                os.setresgid(65534, 65534, 65534)
+                os.setresuid(65534, 65534, 65534)
+                for _ in range(20):
+                    fd = os.open(path("status"), os.O_RDONLY)
+                    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+                    m = mmap.mmap(fd, 0, mmap.MAP_SHARED, mmap.PROT_READ)
+                    if struct.unpack_from("<I", m, 0)[0] != 1:
+                        os._exit(3)
+                    m.close()
+                    os.close(fd)
+            pid = child(evict_and_map)
+            _, st = os.waitpid(pid, 0)
+            w.ops += 1
+            if st != 0:
+                w.bad("status mapped by nobody: status %d" % st)
         else:  # an unknown name, a stale-looking path, a directory write
             for p in ("class/nosuch/index", "booleans/nosuch", "nosuch"):
                 try:
@@ -633,14 +685,37 @@ def spawn(kind, idx, rounds, deadline, ctx):
     return pid, r
 
 
+def abort_server():
+    """Aborts the server's FUSE connection (fusectl, mounted in a mount
+    namespace of its own): what is stuck in it then ends."""
+    conn = None
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            x = line.split()
+            if x[4] == MNT:
+                conn = x[2].split(":")[1]
+    if conn is None:
+        return
+    subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c",
+                    "mount -t fusectl none /sys/fs/fuse/connections "
+                    "2>/dev/null; echo 1 > /sys/fs/fuse/connections/%s/abort"
+                    % conn], timeout=20)
+
+
 def collect(procs, limit):
-    """Waits for every worker (killing those past limit); their reports."""
+    """Waits for every worker; their reports.  A worker still running at
+    limit means the server hangs: its connection is aborted."""
     reps = []
     for pid, r in procs:
         data = b""
         while True:
             left = limit - time.monotonic()
             if left <= 0:
+                if not failures or "hangs" not in failures[-1]:
+                    fail("workers still run %.0f s after the deadline: the "
+                         "server hangs; its connection aborted" %
+                         (time.monotonic() - limit + GRACE))
+                    abort_server()
                 break
             ready, _, _ = select.select([r], [], [], left)
             if not ready:
@@ -672,7 +747,7 @@ def run_mix(ctx, fraction, deadline):
         for i in range(n):
             procs.append(spawn(kind, i, max(1, int(rounds * fraction)),
                                deadline, ctx))
-    reps = collect(procs, deadline + 10)
+    reps = collect(procs, deadline + GRACE)
     for rep in reps:
         for e in rep["errors"]:
             fail("%s: %s" % (rep["name"], e))
@@ -708,7 +783,6 @@ def record(qs):
 
 
 def main_stress(check_rss):
-    t0 = time.monotonic()
     cls = {c: int(read("class/%s/index" % c))
            for c in ("file", "dir", "process", "chr_file")}
     qs = queries(cls)
@@ -724,11 +798,13 @@ def main_stress(check_rss):
     ctx = {"queries": qs, "want": want, "classes": class_record(),
            "policy": open(POLICY, "rb").read()}
     rss0 = vmrss(SERVER)
-    deadline = t0 + DEADLINE
-
     t = time.monotonic()
+    deadline = t + DEADLINE
     reps = run_mix(ctx, WARM_FRACTION, t + DEADLINE * WARM_FRACTION)
     summary("warm-up", reps, time.monotonic() - t)
+    if not alive():
+        fail("the server died")
+        return
     rss1 = vmrss(SERVER)
     t = time.monotonic()
     reps = run_mix(ctx, 1 - WARM_FRACTION, deadline)
