@@ -114,8 +114,12 @@ int pol_load(const void *data, size_t len)
 		handle = sepol_handle_create();
 		if (!handle)
 			return -ENOMEM;
-		if (!srv_log_verbose())
+		/* The default handle too: libsepol's readers (ebitmap_read,
+		 * the services) report through it, to stderr. */
+		if (!srv_log_verbose()) {
 			sepol_msg_set_callback(handle, sepol_msg, NULL);
+			sepol_debug(0);
+		}
 	}
 	if (!cache) {
 		cache = calloc(CACHE_SLOTS, sizeof(*cache));
