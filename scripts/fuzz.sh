@@ -13,7 +13,7 @@ shift
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 seed=$top/tests/fuzz/seed
-all="context config login media x subs selinuxfs setrans fc_text fc_bin"
+all="context config login media x subs selinuxfs setrans fc_text fc_bin server load"
 targets=${*:-$all}
 
 command -v clang >/dev/null || { echo "fuzz.sh: clang is needed" >&2; exit 2; }
@@ -22,6 +22,7 @@ set --
 for t in $targets; do
 	set -- "$@" "tests/fuzz/fuzz_${t}_libfuzzer"
 	[ "$t" != fc_bin ] || set -- "$@" tests/fuzz/seed.bin
+	[ "$t" != server ] || set -- "$@" kernel/policy/bundled-mls.33
 done
 ninja -C "$build" "$@" >/dev/null
 
