@@ -58,9 +58,9 @@ pass of the same mix, which brings the FUSE buffers, the decision cache
 and the allocator's arenas to their working size) and after the run,
 whose work is four times the warm-up's; the end may exceed the warm-up
 by at most RSS_SLACK_KIB: it measures some 20 KiB (the loads fragment
-the heap a little), and the run makes 40 000 to 65 000 transactions in
-the plain build, so a leak of 64 bytes each (malloc's smallest blocks)
-exceeds it; one that keeps each transaction's answer grows it by 16 MiB.  --no-rss (the
+the heap a little), and the run makes up to 65 000 transactions, 20 000
+or more on a busy machine, so a leak of 128 bytes each exceeds it; one
+that keeps each transaction's answer grows it by 10 to 16 MiB.  --no-rss (the
 sanitized build, where ASan's quarantine keeps freed memory resident:
 some 300 MiB by the end) prints the figures without the bound;
 LeakSanitizer checks for leaks there when the server stops.
