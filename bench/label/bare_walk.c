@@ -102,7 +102,7 @@ int main(int argc, char **argv)
 
 		w.fts = fts_open(paths,
 				 FTS_PHYSICAL | FTS_NOCHDIR |
-					 (w.nostat ? FTS_NOSTAT : 0),
+				     (w.nostat ? FTS_NOSTAT : 0),
 				 NULL);
 		if (!w.fts) {
 			perror(argv[i]);

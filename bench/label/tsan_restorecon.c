@@ -68,8 +68,8 @@ static int snap_one(const char *p, const struct stat *st, int f,
 	(void)ftw;
 	con[n > 0 ? n : 0] = '\0';
 	ents = realloc(ents, (nents + 1) * sizeof(*ents));
-	ents[nents++] = (struct ent){strdup(p), strdup(con), st->st_dev,
-				     st->st_ino};
+	ents[nents++] =
+	    (struct ent){strdup(p), strdup(con), st->st_dev, st->st_ino};
 	return 0;
 }
 
@@ -112,10 +112,9 @@ int main(int argc, char **argv)
 	struct selinux_opt opts[] = {{SELABEL_OPT_PATH, NULL},
 				     {SELABEL_OPT_DIGEST, (char *)1}};
 	const char *excl[2] = {NULL, NULL};
-	const unsigned base = SELINUX_RESTORECON_RECURSE |
-			      SELINUX_RESTORECON_ADD_ASSOC |
-			      SELINUX_RESTORECON_VERBOSE |
-			      SELINUX_RESTORECON_COUNT_RELABELED;
+	const unsigned base =
+	    SELINUX_RESTORECON_RECURSE | SELINUX_RESTORECON_ADD_ASSOC |
+	    SELINUX_RESTORECON_VERBOSE | SELINUX_RESTORECON_COUNT_RELABELED;
 	struct selabel_handle *h;
 	struct ent *par, *one;
 	size_t npar, none, threads, checked = 0;
@@ -137,11 +136,12 @@ int main(int argc, char **argv)
 	selinux_restorecon_set_exclude_list(excl);
 
 	nftw(argv[2], reset_one, 64, FTW_PHYS);
-	bad |= walk(argv[2], base | SELINUX_RESTORECON_NOCHANGE |
-				     SELINUX_RESTORECON_SKIP_DIGEST,
+	bad |= walk(argv[2],
+		    base | SELINUX_RESTORECON_NOCHANGE |
+			SELINUX_RESTORECON_SKIP_DIGEST,
 		    threads) < 0;
-	bad |= walk(argv[2], base | SELINUX_RESTORECON_SKIP_DIGEST,
-		    threads) < 0;
+	bad |=
+	    walk(argv[2], base | SELINUX_RESTORECON_SKIP_DIGEST, threads) < 0;
 	par = snapshot(argv[2], &npar);
 	bad |= walk(argv[2], base, threads) < 0;
 	bad |= walk(argv[2], base, threads) < 0;

@@ -82,7 +82,7 @@ struct assoc {
 #define ASSOC_LOCKS 64
 static struct assoc *rc_assoc[ASSOC_BUCKETS];
 static pthread_mutex_t rc_assoc_lock[ASSOC_LOCKS] = {
-	[0 ... ASSOC_LOCKS - 1] = PTHREAD_MUTEX_INITIALIZER};
+    [0 ... ASSOC_LOCKS - 1] = PTHREAD_MUTEX_INITIALIZER};
 
 static int strv_add(char ***v, size_t *n, const char *s)
 {
@@ -651,8 +651,9 @@ static bool digest_matches(struct walk *w, const char *path)
  * FTS_NOSTAT, so fts stats only directories (it needs them to descend)
  * and the lstat of every entry is done by the worker, outside the lock
  * (a directory's twice, as fts keeps no struct stat then: 1 in ~15
- * entries of a system tree).  A walk of one thread takes one entry at a time and lets fts
- * stat everything: its messages keep exactly the order of the stream.
+ * entries of a system tree).  A walk of one thread takes one entry at a time
+ * and lets fts stat everything: its messages keep exactly the order of the
+ * stream.
  */
 #define BATCH 32
 #define BATCH_BYTES (8 * PATH_MAX)
@@ -666,7 +667,7 @@ struct item {
 };
 
 struct batch {
-	size_t n, used;	    /* items taken, bytes of buf used */
+	size_t n, used;	   /* items taken, bytes of buf used */
 	size_t max, bytes; /* capacity of it[] and buf */
 	struct item *it;
 	char *buf;
@@ -788,8 +789,8 @@ static void *walk_thread(void *arg)
 	_cleanup_free_ struct batch_mem *mem = NULL;
 	struct item one;
 	char path[PATH_MAX];
-	struct batch b = {.max = 1, .bytes = sizeof(path), .it = &one,
-			  .buf = path};
+	struct batch b = {
+	    .max = 1, .bytes = sizeof(path), .it = &one, .buf = path};
 
 	if (w->nthreads > 1 && (mem = malloc(sizeof(*mem)))) {
 		b.max = BATCH;
