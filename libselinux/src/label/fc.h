@@ -53,6 +53,76 @@ struct fc_ix {
 extern const char fc_re_bad_tag;
 #define FC_RE_BAD ((pcre2_code *)&fc_re_bad_tag)
 
+/*
+ * Matching a trie node's specs: one DFA per node.
+ *
+ * A key reaches the nodes on its path (three to six for a path under
+ * /usr/share); each node held one combined PCRE2 regex of its specs'
+ * remainders, whose backtracking cost grows with the key's length times
+ * the specs that get some way into it (/usr/share/ has hundreds).
+ * Nearly every remainder is a regular expression in the strict sense, so
+ * a node now holds a deterministic automaton of those (fc_dfa.c): the key
+ * after the node's prefix is walked once, one table load per byte, and
+ * the state reached lists the specs accepting there, highest first; the
+ * first that passes the file-type and stem test wins, which is the spec
+ * the combined regex (and the reference) find.  What the subset cannot
+ * express (back references, anchors, option settings, possessive
+ * quantifiers, POSIX classes...) stays in a combined PCRE2 regex of the
+ * node's remaining specs, tried only when it may hold a higher index.
+ *
+ * Why built whole, per node, on the node's first use:
+ *  - per node, because a node's specs share the prefix: the alphabet
+ *    (byte classes, 10-40) and the sets of positions stay small, and a
+ *    lookup builds only the nodes on its path (open + first lookup stays
+ *    cheap; a whole-file automaton would be built for every path);
+ *  - whole (all states reachable, not lazily per transition), because
+ *    refpolicy's largest node needs a few hundred states: immutable once
+ *    published, concurrent lookups on one handle read it without a lock
+ *    and nothing is ever flushed under a reader's feet.  The build runs
+ *    under fc_data.lock, like the lazy regexes, and is published with a
+ *    release store of built;
+ *  - bounded: a node whose automaton would pass FC_DFA_MAX_STATES states
+ *    (refpolicy's /usr/ node: dozens of specs like "(.* /)?x" and ".*y", whose
+ *    sets of positions combine) has its specs split in halves, again
+ *    until each half fits; the halves are walked highest first and only
+ *    while they may hold an index above the best so far.  A single spec
+ *    that does not fit stays with PCRE2.
+ * A key ending in '\n' is walked twice, with and without it: "$" also
+ *  matches before a final newline, and the subset has no inner anchors.
+ */
+#define FC_DFA_MAX_STATES 2048
+
+/* fc_dfa.c */
+struct fc_dfa {
+	uint32_t nstates; /* state 0: dead, 1: the start */
+	uint32_t ncls;
+	uint8_t cls[256]; /* byte -> class */
+	uint16_t *next; /* next[state * ncls + class] */
+	uint32_t *acc_off; /* state s accepts acc[acc_off[s] .. [s + 1]) */
+	uint32_t *acc; /* spec indices, highest first per state */
+	uint32_t acc_top; /* the highest spec index in it */
+};
+/*
+ * The automaton of the n regexes re[] (matched whole, as "^re$" with
+ * PCRE2_DOTALL), accepting spec[k] for re[k]; in[k] tells whether re[k]
+ * is in it (false: outside the subset, left to PCRE2).  mode[k] is
+ * spec[k]'s S_IFMT bits, with FC_DFA_NODOM when the spec may fail the
+ * stem test for a key the automaton sees (see prune() in fc_dfa.c).
+ * 0, -E2BIG (more than max_states states) or -ENOMEM.
+ */
+#define FC_DFA_NODOM 0x80000000u
+int fc_dfa_build(const char *const *re, const uint32_t *spec,
+		 const uint32_t *mode, uint32_t n, uint32_t max_states, bool *in,
+		 struct fc_dfa **out);
+/* Is re in the subset fc_dfa_build accepts? */
+bool fc_dfa_supported(const char *re);
+/* The specs whose regex matches all of [s, s + n), highest first. */
+const uint32_t *fc_dfa_match(const struct fc_dfa *a, const char *s, size_t n,
+			     uint32_t *count);
+/* Bytes a holds. */
+size_t fc_dfa_size(const struct fc_dfa *a);
+void fc_dfa_free(struct fc_dfa *a);
+
 /* A node of the radix trie of FC_TRIE prefixes. */
 struct fc_node {
 	const char *label; /* edge label (points into a spec's lit) */
@@ -64,9 +134,17 @@ struct fc_node {
 			* a pointer to chase per step */
 	uint32_t *specs; /* spec indices, highest first */
 	uint32_t nspecs, aspecs;
-	/* The combined regex of the node's specs, built on first use under
-	 * fc_data.lock and published with __atomic; built == 1 once tried
-	 * (code NULL then means: match each spec on its own). */
+	/* Built on first use under fc_data.lock, published with __atomic
+	 * (built == 1 once tried), read-only afterwards: dfa, the automata
+	 * of the specs in the regular subset (one, or several for
+	 * consecutive runs of specs when one would be too large), the
+	 * highest specs' first;
+	 * rest, the others, highest first, and code, their combined regex
+	 * (NULL with nrest > 0 means: match each on its own). */
+	struct fc_dfa **dfa;
+	uint32_t ndfa;
+	uint32_t *rest;
+	uint32_t nrest;
 	pcre2_code *code;
 	int built;
 };

@@ -97,6 +97,10 @@ static void node_free(struct fc_node *n)
 	free(n->child);
 	free(n->keys);
 	free(n->specs);
+	free(n->rest);
+	for (uint32_t i = 0; i < n->ndfa; i++)
+		fc_dfa_free(n->dfa[i]);
+	free(n->dfa);
 	pcre2_code_free(n->code);
 }
 
@@ -360,8 +364,8 @@ static int match_one(pcre2_code *re, const char *key, size_t keylen,
 	return -EINVAL;
 }
 
-/* Build n's combined regex (under d->lock). */
-static void node_build(struct fc_data *d, struct fc_node *n)
+/* Build the combined regex of n's specs outside the automaton. */
+static void node_build_rest(struct fc_data *d, struct fc_node *n)
 {
 	size_t len = 0, off = 0;
 	_cleanup_free_ char *pat = NULL;
@@ -369,16 +373,16 @@ static void node_build(struct fc_data *d, struct fc_node *n)
 	int err;
 	PCRE2_SIZE eoff;
 
-	for (uint32_t i = 0; i < n->nspecs; i++) {
-		uint32_t k = n->specs[i];
+	for (uint32_t i = 0; i < n->nrest; i++) {
+		uint32_t k = n->rest[i];
 
 		len += d->spec[k].rlen - d->ix[k].rem_off + 24;
 	}
 	pat = malloc(len + 1);
 	if (!pat)
-		goto out;
-	for (uint32_t i = 0; i < n->nspecs; i++) {
-		uint32_t k = n->specs[i];
+		return;
+	for (uint32_t i = 0; i < n->nrest; i++) {
+		uint32_t k = n->rest[i];
 
 		off += sprintf(pat + off, "%s(?:%s)$(?C{%u})", i ? "|" : "",
 			       d->spec[k].regex + d->ix[k].rem_off, k);
@@ -390,10 +394,116 @@ static void node_build(struct fc_data *d, struct fc_node *n)
 			d->jit = lbl_jit_allowed();
 		if (d->jit)
 			pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
-		__atomic_store_n(&n->code, code, __ATOMIC_RELEASE);
+		n->code = code;
 	}
+}
+
+/* Does spec i pass candidate()'s stem test for every key reaching its
+ * trie node?  Yes without a stem, or when the fixed prefix holds the
+ * stem as written and the '/' after it. */
+static bool stem_sure(const struct fc_data *d, uint32_t i)
+{
+	const struct fc_ix *x = &d->ix[i];
+
+	return !x->stem_len ||
+	       (!memchr(d->spec[i].regex, '\\', x->stem_len) &&
+		x->lit_len > x->stem_len && x->lit[x->stem_len] == '/');
+}
+
+/* The automata of the cnt specs from spec (see fc.h), appended to n's;
+ * in[k] false for the specs left to PCRE2.  0 or -ENOMEM. */
+static int build_dfas(struct fc_node *n, const char **re, const uint32_t *spec,
+		      const uint32_t *mode, uint32_t cnt, bool *in)
+{
+	struct fc_dfa *a, **v;
+	bool any = false;
+	int r = fc_dfa_build(re, spec, mode, cnt, FC_DFA_MAX_STATES, in, &a);
+
+	if (r == -E2BIG && cnt > 1) {
+		uint32_t h = cnt / 2;
+
+		r = build_dfas(n, re, spec, mode, h, in);
+		if (r >= 0)
+			r = build_dfas(n, re + h, spec + h, mode + h, cnt - h,
+				       in + h);
+		return r;
+	}
+	if (r == -E2BIG) {
+		in[0] = false;
+		return 0;
+	}
+	if (r < 0)
+		return r;
+	for (uint32_t k = 0; k < cnt; k++)
+		any = any || in[k];
+	if (!any) {
+		fc_dfa_free(a);
+		return 0;
+	}
+	v = realloc(n->dfa, (n->ndfa + 1) * sizeof(*v));
+	if (!v) {
+		fc_dfa_free(a);
+		return -ENOMEM;
+	}
+	n->dfa = v;
+	v[n->ndfa++] = a;
+	return 0;
+}
+
+/* Build n's automata and the combined regex of the rest (under
+ * d->lock); all is published by the release store of built. */
+static void node_build(struct fc_data *d, struct fc_node *n)
+{
+	_cleanup_free_ const char **re = malloc(n->nspecs * sizeof(*re));
+	_cleanup_free_ bool *in = calloc(n->nspecs, sizeof(*in));
+	_cleanup_free_ uint32_t *mode = malloc(n->nspecs * sizeof(*mode));
+
+	n->rest = malloc(n->nspecs * sizeof(*n->rest));
+	if (!n->rest)
+		goto out;
+	if (re && in && mode) {
+		for (uint32_t i = 0; i < n->nspecs; i++) {
+			uint32_t k = n->specs[i];
+
+			re[i] = d->spec[k].regex + d->ix[k].rem_off;
+			mode[i] = d->spec[k].mode;
+			if (!stem_sure(d, k))
+				mode[i] |= FC_DFA_NODOM;
+		}
+		if (build_dfas(n, re, n->specs, mode, n->nspecs, in) < 0) {
+			for (uint32_t i = 0; i < n->ndfa; i++)
+				fc_dfa_free(n->dfa[i]);
+			free(n->dfa);
+			n->dfa = NULL;
+			n->ndfa = 0;
+			memset(in, 0, n->nspecs * sizeof(*in));
+		}
+	}
+	for (uint32_t i = 0; i < n->nspecs; i++)
+		if (!in || !in[i])
+			n->rest[n->nrest++] = n->specs[i];
+	if (n->nrest)
+		node_build_rest(d, n);
 out:
 	__atomic_store_n(&n->built, 1, __ATOMIC_RELEASE);
+}
+
+/* The highest of the specs a accepts for [s, s + len) that is above
+ * best and a candidate for key and mode, or NONE. */
+static uint32_t dfa_best(struct fc_data *d, const struct fc_dfa *a,
+			 const char *s, size_t len, const char *key,
+			 size_t keylen, uint32_t mode, uint32_t best)
+{
+	uint32_t cnt;
+	const uint32_t *acc = fc_dfa_match(a, s, len, &cnt);
+
+	for (uint32_t i = 0; i < cnt; i++) {
+		if (best != NONE && acc[i] <= best)
+			break;
+		if (candidate(d, acc[i], key, keylen, mode))
+			return acc[i];
+	}
+	return NONE;
 }
 
 /* The highest spec of node n matching, or NONE; -errno on error. */
@@ -412,11 +522,34 @@ static int64_t node_match(struct fc_data *d, struct fc_node *n,
 			node_build(d, n);
 		pthread_mutex_unlock(&d->lock);
 	}
-	code = __atomic_load_n(&n->code, __ATOMIC_ACQUIRE);
+	if (!n->rest)
+		return -ENOMEM;
+	for (uint32_t g = 0; g < n->ndfa; g++) {
+		const struct fc_dfa *a = n->dfa[g];
+		const char *s = key + n->depth;
+		size_t len = keylen - n->depth;
+		uint32_t h;
+
+		/* a's highest spec is no better than best: nor the next */
+		if (best != NONE && a->acc_top <= best)
+			break;
+		h = dfa_best(d, a, s, len, key, keylen, mode, best);
+		if (h != NONE)
+			best = h;
+		if (len && s[len - 1] == '\n') {
+			/* "$" before a final newline */
+			h = dfa_best(d, a, s, len - 1, key, keylen, mode, best);
+			if (h != NONE)
+				best = h;
+		}
+	}
+	if (!n->nrest || (best != NONE && n->rest[0] <= best))
+		return best;
+	code = n->code;
 	if (!code) {
 		/* The combined regex failed to build: one at a time. */
-		for (uint32_t i = 0; i < n->nspecs; i++) {
-			uint32_t idx = n->specs[i];
+		for (uint32_t i = 0; i < n->nrest; i++) {
+			uint32_t idx = n->rest[i];
 			pcre2_code *re;
 
 			if (best != NONE && idx <= best)
@@ -434,11 +567,12 @@ static int64_t node_match(struct fc_data *d, struct fc_node *n,
 			if (rc == 1)
 				return idx;
 		}
-		return NONE;
+		return best;
 	}
 	t = tls_get();
 	if (!t)
 		return -ENOMEM;
+	m.hit = NONE;
 	pcre2_set_callout(t->mc, callout, &m);
 	rc = pcre2_match(code, (PCRE2_SPTR)key, keylen, n->depth, 0, t->md,
 			 t->mc);
@@ -450,10 +584,10 @@ static int64_t node_match(struct fc_data *d, struct fc_node *n,
 				 PCRE2_NO_JIT, t->md, t->mc);
 	}
 	pcre2_set_callout(t->mc, NULL, NULL);
-	if (rc >= 0)
+	if (rc >= 0 && (best == NONE || m.hit > best))
 		return m.hit;
-	if (rc == PCRE2_ERROR_NOMATCH)
-		return NONE;
+	if (rc >= 0 || rc == PCRE2_ERROR_NOMATCH)
+		return best;
 	return -EINVAL;
 }
 
