@@ -576,7 +576,8 @@ struct states {
 
 static uint32_t list_hash(const uint32_t *v, uint32_t n)
 {
-	return fc_hash((const char *)v, n * sizeof(*v));
+	/* v may be NULL when n is 0 (an empty bucket) */
+	return n ? fc_hash((const char *)v, n * sizeof(*v)) : 0;
 }
 
 /* The state of the sorted list v, added if new: its id, or -errno. */
@@ -589,7 +590,7 @@ static int64_t state_get(struct states *s, const uint32_t *v, uint32_t n,
 		uint32_t id = s->tab[b];
 
 		if (s->off[id + 1] - s->off[id] == n &&
-		    !memcmp(s->pool + s->off[id], v, n * sizeof(*v)))
+		    (!n || !memcmp(s->pool + s->off[id], v, n * sizeof(*v))))
 			return id;
 	}
 	if (s->n >= max)
@@ -612,7 +613,8 @@ static int64_t state_get(struct states *s, const uint32_t *v, uint32_t n,
 		s->off = o;
 		s->a = a;
 	}
-	memcpy(s->pool + s->npool, v, n * sizeof(*v));
+	if (n)
+		memcpy(s->pool + s->npool, v, n * sizeof(*v));
 	s->npool += n;
 	s->off[s->n + 1] = s->npool;
 	s->tab[b] = s->n;
@@ -797,7 +799,7 @@ static int determinize(struct builder *b, struct fc_dfa *a, uint32_t max)
 	st.a = 2;
 	st.off[0] = 0;
 	/* State 0: dead (no position); state 1: the start. */
-	if (state_get(&st, NULL, 0, max) < 0 ||
+	if (state_get(&st, &start, 0, max) < 0 ||
 	    state_get(&st, &start, 1, max) < 0)
 		goto out;
 	a->acc_off = malloc(sizeof(*a->acc_off));
@@ -833,7 +835,8 @@ static int determinize(struct builder *b, struct fc_dfa *a, uint32_t max)
 				accv[nacc++] = l->v[j];
 			}
 		}
-		qsort(accv + na0, nacc - na0, sizeof(*accv), cmp_u32_desc);
+		if (nacc > na0)
+			qsort(accv + na0, nacc - na0, sizeof(*accv), cmp_u32_desc);
 		{
 			size_t w = na0;
 
@@ -868,7 +871,8 @@ static int determinize(struct builder *b, struct fc_dfa *a, uint32_t max)
 				u[nu++] = q;
 			}
 		}
-		qsort(u, nu, sizeof(*u), cmp_u32);
+		if (nu)
+			qsort(u, nu, sizeof(*u), cmp_u32);
 		/* Bucket them by class, keeping the order. */
 		memset(cnt, 0, (a->ncls + 1) * sizeof(*cnt));
 		for (uint32_t k = 0; k < nu; k++)
