@@ -104,7 +104,7 @@ rows.insert(6, ("libselinux (all)", lib))
 def pct(a, b):
     return "%5.1f %%" % (100.0 * a / b) if b else "    -  "
 
-print("%-17s %-24s %s" % ("", "lines", "branches"))
+print("%-17s %-23s   %s" % ("", "     lines", "     branches"))
 for name, t in rows:
     print("%-17s %7d/%-7d %s %7d/%-7d %s" %
           (name, t[0], t[1], pct(t[0], t[1]), t[2], t[3], pct(t[2], t[3])))
