@@ -146,6 +146,7 @@ static int new_pos(struct builder *b, const uint64_t *set, struct frag *f)
 	struct pos *p;
 	uint32_t id;
 
+	memset(f, 0, sizeof(*f)); /* callers free *f whatever the outcome */
 	if (b->npos >= MAX_POS || b->npos - b->spec_pos0 >= MAX_SPEC_POS)
 		return -E2BIG;
 	if (b->npos == b->apos) {
@@ -163,7 +164,6 @@ static int new_pos(struct builder *b, const uint64_t *set, struct frag *f)
 	memcpy(p->set, set, sizeof(p->set));
 	p->spec = b->spec;
 	p->mode = b->mode;
-	memset(f, 0, sizeof(*f));
 	if (ul_add(&f->first, id) < 0 || ul_add(&f->last, id) < 0)
 		return -ENOMEM;
 	return 0;
@@ -550,7 +550,7 @@ bool fc_dfa_supported(const char *re)
 {
 	struct builder b = {0};
 	uint64_t none[4] = {0};
-	struct frag f;
+	struct frag f = {0};
 	int r = new_pos(&b, none, &f);
 
 	frag_free(&f);
@@ -941,7 +941,7 @@ int fc_dfa_build(const char *const *re, const uint32_t *spec,
 	struct builder b = {0};
 	struct fc_dfa *a;
 	uint64_t none[4] = {0};
-	struct frag f;
+	struct frag f = {0};
 	int r;
 
 	*out = NULL;
