@@ -164,8 +164,10 @@ static int new_pos(struct builder *b, const uint64_t *set, struct frag *f)
 	memcpy(p->set, set, sizeof(p->set));
 	p->spec = b->spec;
 	p->mode = b->mode;
-	if (ul_add(&f->first, id) < 0 || ul_add(&f->last, id) < 0)
+	if (ul_add(&f->first, id) < 0 || ul_add(&f->last, id) < 0) {
+		frag_free(f); /* on error, *f holds nothing */
 		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -880,8 +882,9 @@ static int determinize(struct builder *b, struct fc_dfa *a, uint32_t max)
 				cnt[c + 1] += set_has(b->pos[u[k]].cmask, c);
 		for (uint32_t c = 0; c < a->ncls; c++)
 			cnt[c + 1] += cnt[c];
-		if (cnt[a->ncls] > abucket) {
-			abucket = 2 * cnt[a->ncls];
+		if (cnt[a->ncls] > abucket || !bucket) {
+			/* never NULL: bucket + 0 below */
+			abucket = 2 * cnt[a->ncls] + 16;
 			free(bucket);
 			bucket = malloc(abucket * sizeof(*bucket));
 			if (!bucket)
