@@ -91,6 +91,22 @@ extern const char fc_re_bad_tag;
  *  matches before a final newline, and the subset has no inner anchors.
  */
 #define FC_DFA_MAX_STATES 2048
+/*
+ * Why not built on a node's very first use: a large node's automata
+ * cost far more to build than its combined PCRE2 regex of all its specs
+ * (refpolicy's /usr/ node, split again and again under the cap: ~20 ms
+ * against ~1 ms), and one restorecon or matchpathcon of a single file
+ * would pay for it.  So a node of more than FC_DFA_EAGER specs first
+ * gets that combined regex (stage FC_NODE_WARM) and answers its first
+ * FC_DFA_WARMUP lookups with it, as before the automata; then the
+ * automata are built (stage FC_NODE_BUILT) and the combined regex is
+ * kept, unused, until the handle closes (a concurrent lookup may still
+ * be in it).  Both give the same answer: the highest matching spec.
+ */
+#define FC_DFA_EAGER 16
+#define FC_DFA_WARMUP 64
+#define FC_NODE_WARM 1
+#define FC_NODE_BUILT 2
 
 /* fc_dfa.c */
 struct fc_dfa {
@@ -134,8 +150,13 @@ struct fc_node {
 			* a pointer to chase per step */
 	uint32_t *specs; /* spec indices, highest first */
 	uint32_t nspecs, aspecs;
-	/* Built on first use under fc_data.lock, published with __atomic
-	 * (built == 1 once tried), read-only afterwards: dfa, the automata
+	/* warm: the combined regex of all specs, while built is
+	 * FC_NODE_WARM, then unused (see FC_DFA_WARMUP); uses counts the
+	 * lookups it answered. */
+	pcre2_code *warm;
+	uint32_t uses;
+	/* Built under fc_data.lock, published with __atomic (built ==
+	 * FC_NODE_BUILT once tried), read-only afterwards: dfa, the automata
 	 * of the specs in the regular subset (one, or several for
 	 * consecutive runs of specs when one would be too large), the
 	 * highest specs' first;

@@ -102,6 +102,7 @@ static void node_free(struct fc_node *n)
 		fc_dfa_free(n->dfa[i]);
 	free(n->dfa);
 	pcre2_code_free(n->code);
+	pcre2_code_free(n->warm);
 }
 
 /* The child whose label starts with c, and its slot in *pos. */
@@ -364,8 +365,11 @@ static int match_one(pcre2_code *re, const char *key, size_t keylen,
 	return -EINVAL;
 }
 
-/* Build the combined regex of n's specs outside the automaton. */
-static void node_build_rest(struct fc_data *d, struct fc_node *n)
+/* The combined regex of the cnt specs v[] (highest first) of node n,
+ * each alternative reporting its spec through a callout; NULL when it
+ * does not compile (a bad regex among them) or on ENOMEM. */
+static pcre2_code *combined_build(struct fc_data *d, const uint32_t *v,
+				  uint32_t cnt)
 {
 	size_t len = 0, off = 0;
 	_cleanup_free_ char *pat = NULL;
@@ -373,16 +377,16 @@ static void node_build_rest(struct fc_data *d, struct fc_node *n)
 	int err;
 	PCRE2_SIZE eoff;
 
-	for (uint32_t i = 0; i < n->nrest; i++) {
-		uint32_t k = n->rest[i];
+	for (uint32_t i = 0; i < cnt; i++) {
+		uint32_t k = v[i];
 
 		len += d->spec[k].rlen - d->ix[k].rem_off + 24;
 	}
 	pat = malloc(len + 1);
 	if (!pat)
-		return;
-	for (uint32_t i = 0; i < n->nrest; i++) {
-		uint32_t k = n->rest[i];
+		return NULL;
+	for (uint32_t i = 0; i < cnt; i++) {
+		uint32_t k = v[i];
 
 		off += sprintf(pat + off, "%s(?:%s)$(?C{%u})", i ? "|" : "",
 			       d->spec[k].regex + d->ix[k].rem_off, k);
@@ -394,8 +398,8 @@ static void node_build_rest(struct fc_data *d, struct fc_node *n)
 			d->jit = lbl_jit_allowed();
 		if (d->jit)
 			pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
-		n->code = code;
 	}
+	return code;
 }
 
 /* Does spec i pass candidate()'s stem test for every key reaching its
@@ -483,9 +487,9 @@ static void node_build(struct fc_data *d, struct fc_node *n)
 		if (!in || !in[i])
 			n->rest[n->nrest++] = n->specs[i];
 	if (n->nrest)
-		node_build_rest(d, n);
+		n->code = combined_build(d, n->rest, n->nrest);
 out:
-	__atomic_store_n(&n->built, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&n->built, FC_NODE_BUILT, __ATOMIC_RELEASE);
 }
 
 /* The highest of the specs a accepts for [s, s + len) that is above
@@ -506,21 +510,70 @@ static uint32_t dfa_best(struct fc_data *d, const struct fc_dfa *a,
 	return NONE;
 }
 
+/* The highest spec above best that code, the combined regex of some of
+ * node n's specs, matches; best if none; -errno on error. */
+static int64_t combined_match(struct fc_data *d, const struct fc_node *n,
+			      pcre2_code *code, const char *key, size_t keylen,
+			      uint32_t mode, uint32_t best)
+{
+	struct tls_match *t = tls_get();
+	struct match_ctx m = { d, key, keylen, mode, NONE };
+	int rc;
+
+	if (!t)
+		return -ENOMEM;
+	pcre2_set_callout(t->mc, callout, &m);
+	rc = pcre2_match(code, (PCRE2_SPTR)key, keylen, n->depth, 0, t->md,
+			 t->mc);
+	if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
+		/* JIT stack exhausted by a huge key: the interpreter keeps
+		 * its backtracking frames on the heap. */
+		m.hit = NONE;
+		rc = pcre2_match(code, (PCRE2_SPTR)key, keylen, n->depth,
+				 PCRE2_NO_JIT, t->md, t->mc);
+	}
+	pcre2_set_callout(t->mc, NULL, NULL);
+	if (rc >= 0 && (best == NONE || m.hit > best))
+		return m.hit;
+	if (rc >= 0 || rc == PCRE2_ERROR_NOMATCH)
+		return best;
+	return -EINVAL;
+}
+
+/* Under d->lock: move n on from the stage it is in (see FC_NODE_WARM). */
+static void node_prepare(struct fc_data *d, struct fc_node *n)
+{
+	if (n->built == 0 && n->nspecs > FC_DFA_EAGER) {
+		n->warm = combined_build(d, n->specs, n->nspecs);
+		if (n->warm) {
+			__atomic_store_n(&n->built, FC_NODE_WARM,
+					 __ATOMIC_RELEASE);
+			return;
+		}
+	}
+	if (n->built != FC_NODE_BUILT)
+		node_build(d, n);
+}
+
 /* The highest spec of node n matching, or NONE; -errno on error. */
 static int64_t node_match(struct fc_data *d, struct fc_node *n,
 			  const char *key, size_t keylen, uint32_t mode,
 			  uint32_t best)
 {
 	pcre2_code *code;
-	struct tls_match *t;
-	struct match_ctx m = { d, key, keylen, mode, NONE };
 	int rc;
+	int stage = __atomic_load_n(&n->built, __ATOMIC_ACQUIRE);
 
-	if (!__atomic_load_n(&n->built, __ATOMIC_ACQUIRE)) {
+	if (stage == FC_NODE_WARM &&
+	    __atomic_add_fetch(&n->uses, 1, __ATOMIC_RELAXED) <= FC_DFA_WARMUP)
+		goto warm;
+	if (stage != FC_NODE_BUILT) {
 		pthread_mutex_lock(&d->lock);
-		if (!n->built)
-			node_build(d, n);
+		node_prepare(d, n);
 		pthread_mutex_unlock(&d->lock);
+		stage = __atomic_load_n(&n->built, __ATOMIC_ACQUIRE);
+		if (stage == FC_NODE_WARM)
+			goto warm;
 	}
 	if (!n->rest)
 		return -ENOMEM;
@@ -569,26 +622,11 @@ static int64_t node_match(struct fc_data *d, struct fc_node *n,
 		}
 		return best;
 	}
-	t = tls_get();
-	if (!t)
-		return -ENOMEM;
-	m.hit = NONE;
-	pcre2_set_callout(t->mc, callout, &m);
-	rc = pcre2_match(code, (PCRE2_SPTR)key, keylen, n->depth, 0, t->md,
-			 t->mc);
-	if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
-		/* JIT stack exhausted by a huge key: the interpreter keeps
-		 * its backtracking frames on the heap. */
-		m.hit = NONE;
-		rc = pcre2_match(code, (PCRE2_SPTR)key, keylen, n->depth,
-				 PCRE2_NO_JIT, t->md, t->mc);
-	}
-	pcre2_set_callout(t->mc, NULL, NULL);
-	if (rc >= 0 && (best == NONE || m.hit > best))
-		return m.hit;
-	if (rc >= 0 || rc == PCRE2_ERROR_NOMATCH)
+	return combined_match(d, n, code, key, keylen, mode, best);
+warm:
+	if (best != NONE && n->specs[0] <= best)
 		return best;
-	return -EINVAL;
+	return combined_match(d, n, n->warm, key, keylen, mode, best);
 }
 
 static uint32_t fixed_lookup(const struct fc_data *d, const char *key,
