@@ -27,7 +27,6 @@
  *   batch FILE                    av/create/... requests, one a line,
  *                                 "av S T CLS HEX" etc., answered in order
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
