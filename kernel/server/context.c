@@ -205,9 +205,12 @@ static int grow(uint32_t sid)
 		uint32_t n = nsid ? nsid : 256;
 		context_struct_t **b;
 
+		if (sid >= UINT32_MAX / 2) /* n would wrap to 0 */
+			return -ENOMEM;
+
 		while (n <= sid)
 			n *= 2;
-		b = realloc(by_sid, n * sizeof(*b));
+		b = reallocarray(by_sid, n, sizeof(*b));
 		if (!b)
 			return -ENOMEM;
 		memset(b + nsid, 0, (n - nsid) * sizeof(*b));

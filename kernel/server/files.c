@@ -11,6 +11,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,6 +241,19 @@ int sfs_getnode(uint64_t ino, struct sfs_node *n)
  * when fn returns non-zero. */
 typedef int (*child_fn)(void *ctx, const char *name, uint64_t ino);
 
+/* fn(ctx, name, ino) when name can be a file's name.  A policy's names
+ * are bytes libsepol does not check: one that is empty, ".", "..",
+ * holds a '/' or is longer than NAME_MAX (only a forged image has such
+ * a name) is left out of its directory, which FUSE would otherwise
+ * refuse whole (EIO). */
+static int emit(child_fn fn, void *ctx, const char *name, uint64_t ino)
+{
+	if (!name || !*name || !strcmp(name, ".") || !strcmp(name, "..") ||
+	    strchr(name, '/') || strnlen(name, NAME_MAX + 1) > NAME_MAX)
+		return 0;
+	return fn(ctx, name, ino);
+}
+
 static int children(uint64_t dir, child_fn fn, void *ctx)
 {
 	int r;
@@ -247,14 +261,14 @@ static int children(uint64_t dir, child_fn fn, void *ctx)
 	if (dir < I_LAST) {
 		if (dir == I_BOOLEANS) {
 			for (uint32_t i = 0; i < pol_nbools(); i++)
-				if ((r = fn(ctx, pol_bool_name(i),
+				if ((r = emit(fn, ctx, pol_bool_name(i),
 					    dyn_ino(D_BOOL, i))))
 					return r;
 			return 0;
 		}
 		if (dir == I_CLASS) {
 			for (uint32_t c = 1; c <= pol_nclasses(); c++)
-				if ((r = fn(ctx, pol_class_name(c),
+				if ((r = emit(fn, ctx, pol_class_name(c),
 					    dyn_ino(D_CLASSDIR, c))))
 					return r;
 			return 0;
@@ -262,21 +276,21 @@ static int children(uint64_t dir, child_fn fn, void *ctx)
 		if (dir == I_INITCON) {
 			for (uint32_t s = 1; s < SRV_NINITSIDS; s++)
 				if (pol_initsid_name(s) &&
-				    (r = fn(ctx, pol_initsid_name(s),
+				    (r = emit(fn, ctx, pol_initsid_name(s),
 					    dyn_ino(D_INITCON, s))))
 					return r;
 			return 0;
 		}
 		if (dir == I_POLCAPS) {
 			for (uint32_t i = 0; i < pol_npolcaps(); i++)
-				if ((r = fn(ctx, pol_polcap_name(i),
+				if ((r = emit(fn, ctx, pol_polcap_name(i),
 					    dyn_ino(D_POLCAP, i))))
 					return r;
 			return 0;
 		}
 		for (uint64_t i = 2; i < I_LAST; i++)
 			if (static_nodes[i].parent == dir &&
-			    (r = fn(ctx, static_nodes[i].name, i)))
+			    (r = emit(fn, ctx, static_nodes[i].name, i)))
 				return r;
 		return 0;
 	}
@@ -285,9 +299,9 @@ static int children(uint64_t dir, child_fn fn, void *ctx)
 	if (dyn_kind(dir) == D_CLASSDIR) {
 		uint32_t c = (uint32_t)dyn_idx(dir);
 
-		if ((r = fn(ctx, "index", dyn_ino(D_CLASSINDEX, c))))
+		if ((r = emit(fn, ctx, "index", dyn_ino(D_CLASSINDEX, c))))
 			return r;
-		return fn(ctx, "perms", dyn_ino(D_PERMSDIR, c));
+		return emit(fn, ctx, "perms", dyn_ino(D_PERMSDIR, c));
 	}
 	if (dyn_kind(dir) == D_PERMSDIR) {
 		uint32_t c = (uint32_t)dyn_idx(dir);
@@ -295,7 +309,7 @@ static int children(uint64_t dir, child_fn fn, void *ctx)
 		for (uint32_t p = 1; p <= 32; p++) {
 			const char *name = pol_perm_name(c, p);
 
-			if (name && (r = fn(ctx, name,
+			if (name && (r = emit(fn, ctx, name,
 					    dyn_ino(D_PERM,
 						    ((uint64_t)c << 16) | p))))
 				return r;

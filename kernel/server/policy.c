@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sepol/debug.h>
 #include <sepol/handle.h>
@@ -28,6 +29,7 @@
 #include <sepol/policydb/services.h>
 #include <sepol/policydb/sidtab.h>
 
+#include "budget.h"
 #include "context.h"
 #include "log.h"
 #include "policy.h"
@@ -38,6 +40,22 @@ extern int policydb_context_isvalid(const policydb_t *p,
 				    const context_struct_t *c);
 
 static sepol_handle_t *handle;
+
+/* What libsepol may allocate, and for how long, while it reads a policy
+ * of len bytes (budget.h): far above what a real one takes, far below
+ * what a forged symbol count would.  Debian's refpolicy (2.1 MB) asks for
+ * 9.1 MB in all and is read in 64 ms here; the bundled policies (25-32 KB)
+ * ask for 4.3 times their size.  "-v" logs what each load took.  A fuzz
+ * build lowers both (SRV_LOAD_BASE_BYTES, SRV_LOAD_BASE_MS): its policies
+ * are small, and what libsepol does up to the limits is not its subject. */
+#ifndef SRV_LOAD_BASE_BYTES
+#define SRV_LOAD_BASE_BYTES ((size_t)16 << 20)
+#endif
+#define LOAD_BYTES(len) (SRV_LOAD_BASE_BYTES + 16 * (size_t)(len))
+#ifndef SRV_LOAD_BASE_MS
+#define SRV_LOAD_BASE_MS 2000
+#endif
+#define LOAD_MS(len) (SRV_LOAD_BASE_MS + (unsigned)((len) >> 10))
 static policydb_t *pdb;
 static sidtab_t *sids;
 static int *pending; /* pending boolean values, by index */
@@ -101,6 +119,49 @@ static void policy_free(policydb_t *p, sidtab_t *s)
 	}
 }
 
+/*
+ * The SID table starts with the policy's initial SIDs, as the kernel's
+ * does: SID 0 given a context fails the load (EINVAL), and a SID this
+ * kernel has no name for is ignored (Debian 12's kernel names 10 of
+ * 1..27: pol_initsid_name).  Ignoring them also keeps a forged SID
+ * number (up to 2^32 - 1) out of the table, whose index is an array by
+ * SID (context.c).  The ignored entries stay in the policy (libsepol
+ * frees them with it), off the list policydb_load_isids reads.
+ */
+static int load_isids(policydb_t *p, sidtab_t *s)
+{
+	ocontext_t **all, *kept = NULL, **kt = &kept;
+	size_t n = 0, i;
+	int r;
+
+	for (ocontext_t *c = p->ocontexts[OCON_ISID]; c; c = c->next, n++)
+		if (c->sid[0] == 0) {
+			srv_log("policy: SID 0 was assigned a context");
+			return -1;
+		}
+	all = malloc((n ? n : 1) * sizeof(*all));
+	if (!all)
+		return -1;
+	i = 0;
+	for (ocontext_t *c = p->ocontexts[OCON_ISID]; c; c = c->next)
+		all[i++] = c;
+	for (i = 0; i < n; i++)
+		if (pol_initsid_name(all[i]->sid[0])) {
+			*kt = all[i];
+			kt = &all[i]->next;
+		}
+	*kt = NULL;
+	p->ocontexts[OCON_ISID] = kept;
+	r = policydb_load_isids(p, s) ? -1 : 0;
+	/* The list as it was, in its order: "policy" writes it out, and
+	 * policydb_destroy frees it. */
+	for (i = 0; i < n; i++)
+		all[i]->next = i + 1 < n ? all[i + 1] : NULL;
+	p->ocontexts[OCON_ISID] = n ? all[0] : NULL;
+	free(all);
+	return r;
+}
+
 int pol_load(const void *data, size_t len)
 {
 	policydb_t *np;
@@ -146,14 +207,27 @@ int pol_load(const void *data, size_t len)
 		return -ENOMEM;
 	}
 	memcpy(copy, data, len);
+	size_t used;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	budget_begin(LOAD_BYTES(len), LOAD_MS(len));
 	r = policydb_from_image(handle, copy, len, np);
+	enum budget_result br = budget_end(&used);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	free(copy);
 	if (r) {
 		/* policydb_from_image destroyed what it had read. */
-		srv_log("policy: not a binary policy (%zu bytes)", len);
+		if (br == BUDGET_MEMORY)
+			srv_log("policy: reading it would take more than %zu "
+				"bytes", LOAD_BYTES(len));
+		else if (br == BUDGET_DEADLINE)
+			srv_log("policy: reading it would take more than %u ms",
+				LOAD_MS(len));
+		else
+			srv_log("policy: not a binary policy (%zu bytes)", len);
 		free(np);
 		free(ns);
-		return -EINVAL;
+		return br != BUDGET_KEPT ? -ENOMEM : -EINVAL;
 	}
 	if (np->policy_type != POLICY_KERN) {
 		srv_log("policy: not a kernel policy");
@@ -162,11 +236,20 @@ int pol_load(const void *data, size_t len)
 		return -EINVAL;
 	}
 	/* policydb_load_isids initialises the table itself. */
-	if (policydb_load_isids(np, ns)) {
+	if (load_isids(np, ns) < 0) {
 		srv_log("policy: bad initial SID contexts");
 		policy_free(np, ns);
 		return -EINVAL;
 	}
+	/* Booleans are numbered without gaps (libsepol allows them; the
+	 * kernel's booleans/ and commit would read through a hole). */
+	for (uint32_t i = 0; i < np->p_bools.nprim; i++)
+		if (!np->bool_val_to_struct[i] ||
+		    !np->p_bool_val_to_name[i]) {
+			srv_log("policy: boolean %u is missing", i + 1);
+			policy_free(np, ns);
+			return -EINVAL;
+		}
 	np_pending = calloc(np->p_bools.nprim + 1, sizeof(int));
 	if (!np_pending || class_tables(np, &np_proc, &np_sock) < 0) {
 		free(np_pending);
@@ -206,9 +289,11 @@ int pol_load(const void *data, size_t len)
 	trans_prepare();
 	cache_flush();
 	state_seqno_bump();
-	srv_log("policy: loaded, %u classes, %u types, %u booleans, mls %d",
-		pdb->p_classes.nprim, pdb->p_types.nprim, pdb->p_bools.nprim,
-		pdb->mls);
+	srv_log("policy: loaded, %u classes, %u types, %u booleans, mls %d "
+		"(%zu bytes, read into %zu in %ld ms)", pdb->p_classes.nprim,
+		pdb->p_types.nprim, pdb->p_bools.nprim, pdb->mls, len, used,
+		(long)((t1.tv_sec - t0.tv_sec) * 1000 +
+		       (t1.tv_nsec - t0.tv_nsec) / 1000000));
 	return 0;
 }
 
@@ -236,12 +321,37 @@ bool pol_loaded(void)
 	return pdb != NULL;
 }
 
+/* The loaded policy written out, with the booleans' current values, as
+ * the kernel's "policy" file gives it: policydb_write twice (the length,
+ * then the bytes).  Not policydb_to_image, which also reads the image
+ * back to check it and leaks that copy when the read fails (libsepol
+ * 3.4; a forged policy libsepol accepted may not read back). */
 int pol_image(void **data, size_t *len)
 {
+	policy_file_t pf;
+	char *buf;
+
 	if (!pdb)
 		return -EINVAL;
-	if (policydb_to_image(handle, pdb, data, len))
+	policy_file_init(&pf);
+	pf.type = PF_LEN;
+	pf.handle = handle;
+	if (policydb_write(pdb, &pf))
+		return -EINVAL;
+	*len = pf.len;
+	buf = malloc(*len ? *len : 1);
+	if (!buf)
 		return -ENOMEM;
+	policy_file_init(&pf);
+	pf.type = PF_USE_MEMORY;
+	pf.handle = handle;
+	pf.data = buf;
+	pf.len = *len;
+	if (policydb_write(pdb, &pf) || pf.len != 0) {
+		free(buf);
+		return -EINVAL;
+	}
+	*data = buf;
 	return 0;
 }
 

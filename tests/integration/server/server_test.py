@@ -21,6 +21,7 @@ import random
 import re
 import struct
 import sys
+import time
 
 MNT = os.environ["SELINUXFS_MNT"]
 POLICY, VARIANT, FACTS = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -455,6 +456,28 @@ policy = open(POLICY, "rb").read()
 st_before = status()
 check("load:garbage EINVAL", write("load", b"\x8c\xff\x7c\xf9garbage")
       == errno.EINVAL)
+
+
+def forged(nprim):
+    """The policy with its first symbol table (commons) claiming nprim
+    symbol numbers: the header, then two ebitmaps (policy capabilities,
+    permissive types), then the table's nprim and nel."""
+    off = 8 + struct.unpack_from("<I", policy, 4)[0] + 16
+    for _ in range(2):
+        off += 12 + 12 * struct.unpack_from("<I", policy, off + 8)[0]
+    nel = struct.unpack_from("<I", policy, off + 4)[0]
+    assert struct.unpack_from("<I", policy, off)[0] == nel
+    return policy[:off] + struct.pack("<I", nprim) + policy[off + 4:]
+
+
+# A forged symbol count: 2^31 numbers want gigabytes and then minutes
+# (kernel/server/budget.h; tests/unit/server/load_budget.c has the time
+# limit); the load fails with ENOMEM at once, the loaded policy stays.
+t0 = time.monotonic()
+err = write("load", forged(0x7ffffff0))
+took = time.monotonic() - t0
+check("load:forged symbol count ENOMEM", err == errno.ENOMEM and took < 20,
+      "%s in %.1f s" % (err, took))
 check("load:still the policy", read("mls") == (b"1" if VARIANT == "mls"
                                                else b"0"))
 check("load:reload", write("load", policy) is None)
