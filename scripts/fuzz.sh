@@ -13,7 +13,7 @@ shift
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 seed=$top/tests/fuzz/seed
-all="context config login media x subs selinuxfs setrans fc_text fc_bin server load"
+all="context config login media x db subs selinuxfs setrans fc_text fc_bin server load"
 targets=${*:-$all}
 
 command -v clang >/dev/null || { echo "fuzz.sh: clang is needed" >&2; exit 2; }

@@ -1,8 +1,9 @@
 /*
  * Fuzz target for the keyed selabel backends: the input is a media
- * contexts file (FUZZ_X: an x_contexts file) opened with selabel_open
- * (SELABEL_CTX_MEDIA or SELABEL_CTX_X, SELABEL_OPT_PATH, with a digest),
- * then looked up with a few keys (x: of every object type), raw and
+ * contexts file (FUZZ_X: an x_contexts file; FUZZ_DB: a sepgsql_contexts
+ * file) opened with selabel_open (SELABEL_CTX_MEDIA, _X or _DB,
+ * SELABEL_OPT_PATH, with a digest), then looked up with a few keys
+ * (x and db: of every object type), raw and
  * translated, and its digest and stats asked.  The open must fail with
  * errno set or give a handle whose lookups succeed or fail with errno.
  */
@@ -12,10 +13,14 @@
 
 #include "fuzz_common.h"
 
-#ifdef FUZZ_X
+#if defined(FUZZ_X)
 #define BACKEND SELABEL_CTX_X
 #define NAME "x"
 #define NTYPES 8 /* 0 (none) and SELABEL_X_PROP .. SELABEL_X_POLYSELN */
+#elif defined(FUZZ_DB)
+#define BACKEND SELABEL_CTX_DB
+#define NAME "db"
+#define NTYPES 14 /* 0, SELABEL_DB_DATABASE .. _DATATYPE, and one past */
 #else
 #define BACKEND SELABEL_CTX_MEDIA
 #define NAME "media"
@@ -26,7 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const keys[] = {"cdrom",	"floppy",  "disk",
 					   "*",		"",	   "WM_NAME",
-					   "_NET_WM_X", "default", "a b"};
+					   "_NET_WM_X", "default", "a b",
+					   "sepgsql", "public.t", "*.*"};
 	struct selinux_opt opts[] = {
 	    {SELABEL_OPT_PATH, NULL},
 	    {SELABEL_OPT_DIGEST, (char *)1},
