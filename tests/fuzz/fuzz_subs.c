@@ -1,11 +1,14 @@
 /*
- * Fuzz target for the substitution files: the input, cut at lines "@@"
- * (fuzz_common.h), is booleans.subs_dist of a fixture policy root, then
- * file_contexts.subs_dist and file_contexts.subs beside a small fixed
- * file_contexts.  selinux_boolean_sub() is asked for a few names and for
- * the first word of each line of the booleans file; the file_contexts
- * handle is looked up with paths that the aliases may rewrite (and with
- * the first word of each alias line).  Checked: selinux_boolean_sub never
+ * Fuzz target for the substitution files and the file_contexts beside
+ * the base: the input, cut at lines "@@" (fuzz_common.h), is
+ * booleans.subs_dist of a fixture policy root, then
+ * file_contexts.subs_dist, file_contexts.subs, file_contexts.homedirs and
+ * file_contexts.local beside a small fixed file_contexts.
+ * selinux_boolean_sub() is asked for a few names and for the first word
+ * of each line of the booleans file; the file_contexts handle, opened
+ * once with SELABEL_OPT_BASEONLY and once without (.homedirs and .local
+ * read too), is looked up with paths that the aliases may rewrite (and
+ * with the first word of each alias line).  Checked: selinux_boolean_sub never
  * returns NULL for a name (no file or no match gives a copy), and never
  * a name with a slash; the file handle opens and its lookups succeed or
  * fail with errno.
@@ -66,33 +69,17 @@ static void booleans(const struct fz_part *part)
 	}
 }
 
-static void file_subs(const struct fz_part *dist, const struct fz_part *subs)
+/* Lookups of fixed keys and of words (the aliases' first words), and of
+ * a path under each, which an alias rewrites too. */
+static void lookups(struct selabel_handle *h, char (*words)[64], size_t n)
 {
 	static const char *const keys[] = {
 	    "/",   "/a",       "/a/b", "/usr/lib/x", "/home/jo/.ssh", "//",
 	    "/a/", "relative", ""};
-	struct selinux_opt opts[] = {
-	    {SELABEL_OPT_PATH, NULL},
-	    {SELABEL_OPT_BASEONLY, (char *)1},
-	};
-	char words[16][64];
-	size_t n = first_words(subs, words, 8);
-	struct selabel_handle *h;
+	const size_t nkeys = sizeof(keys) / sizeof(keys[0]);
 
-	n += first_words(dist, words + n, 8);
-	opts[0].value = fz_path(FC);
-	errno = 0;
-	h = selabel_open(SELABEL_CTX_FILE, opts, 2);
-	if (!h) {
-		if (!errno)
-			abort();
-		return;
-	}
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) + n; i++) {
-		const char *key =
-		    i < sizeof(keys) / sizeof(keys[0])
-			? keys[i]
-			: words[i - sizeof(keys) / sizeof(keys[0])];
+	for (size_t i = 0; i < nkeys + n; i++) {
+		const char *key = i < nkeys ? keys[i] : words[i - nkeys];
 		char *con = NULL;
 		char sub[80];
 
@@ -101,17 +88,43 @@ static void file_subs(const struct fz_part *dist, const struct fz_part *subs)
 			freecon(con);
 		else if (!errno)
 			abort();
-		/* And a path under the key, which an alias rewrites too. */
 		snprintf(sub, sizeof(sub), "%s/x", key);
 		if (selabel_lookup_raw(h, &con, sub, 0100000) == 0)
 			freecon(con);
 	}
-	selabel_close(h);
+}
+
+/* The file_contexts handle with BASEONLY (2 options), then without it
+ * (1 option: .homedirs and .local are read too). */
+static void file_subs(const struct fz_part *dist, const struct fz_part *subs)
+{
+	struct selinux_opt opts[] = {
+	    {SELABEL_OPT_PATH, NULL},
+	    {SELABEL_OPT_BASEONLY, (char *)1},
+	};
+	char words[16][64];
+	size_t n = first_words(subs, words, 8);
+
+	n += first_words(dist, words + n, 8);
+	opts[0].value = fz_path(FC);
+	for (unsigned nopts = 2; nopts >= 1; nopts--) {
+		struct selabel_handle *h;
+
+		errno = 0;
+		h = selabel_open(SELABEL_CTX_FILE, opts, nopts);
+		if (!h) {
+			if (!errno)
+				abort();
+			continue;
+		}
+		lookups(h, words, n);
+		selabel_close(h);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fz_part part[3];
+	struct fz_part part[5];
 
 	if (fz_init("subs")) {
 		fz_mkdirs("etc/selinux");
@@ -125,10 +138,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (selinux_set_policy_root(fz_path("etc/selinux/t")) < 0)
 			abort();
 	}
-	fz_split(data, size, part, 3);
+	fz_split(data, size, part, 5);
 	fz_write(ROOT "booleans.subs_dist", part[0].p, part[0].n);
 	fz_write(FC ".subs_dist", part[1].p, part[1].n);
 	fz_write(FC ".subs", part[2].p, part[2].n);
+	fz_write(FC ".homedirs", part[3].p, part[3].n);
+	fz_write(FC ".local", part[4].p, part[4].n);
 
 	booleans(&part[0]);
 	file_subs(&part[1], &part[2]);
