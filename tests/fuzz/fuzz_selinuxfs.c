@@ -142,7 +142,7 @@ static void status(const struct fz_part *part)
 {
 	static uint8_t page[65536];
 	size_t size = (size_t)sysconf(_SC_PAGESIZE), n = part[P_STATUS].n;
-	uint32_t seq, enf;
+	uint32_t seq, enf, load;
 	int fd;
 
 	if (size > sizeof(page))
@@ -160,8 +160,11 @@ static void status(const struct fz_part *part)
 	if (selinux_status_updated() != 0)
 		abort(); /* the first call only records the sequence */
 	fail_sets_errno(selinux_status_getenforce());
-	errno = 0;
-	fail_sets_errno(selinux_status_policyload());
+	/* The load count is the page's, as an int: past INT_MAX negative,
+	 * and no failure (avc.h). */
+	memcpy(&load, page + 12, 4);
+	if (selinux_status_policyload() != (int)load)
+		abort();
 	errno = 0;
 	fail_sets_errno(selinux_status_deny_unknown());
 

@@ -257,7 +257,8 @@ _public_ int selinux_status_updated(void)
 
 enum field { F_ENFORCING, F_POLICYLOAD, F_DENY_UNKNOWN };
 
-static int status_field(enum field f)
+/* The field's value into *v; 0, or -errno. */
+static int status_field(enum field f, uint32_t *v)
 {
 	struct status_snap s;
 	int r;
@@ -268,12 +269,16 @@ static int status_field(enum field f)
 			return r;
 		if (f == F_DENY_UNKNOWN) {
 			r = security_deny_unknown();
-			return r < 0 ? -errno : r;
+			if (r < 0)
+				return -errno;
+			*v = (uint32_t)r;
+			return 0;
 		}
 		pthread_mutex_lock(&status_lock);
-		r = f == F_ENFORCING ? fb_enforcing : (int)fb_policyload;
+		*v = f == F_ENFORCING ? (uint32_t)fb_enforcing
+				      : (uint32_t)fb_policyload;
 		pthread_mutex_unlock(&status_lock);
-		return r;
+		return 0;
 	}
 	pthread_mutex_lock(&status_lock);
 	if (!page) {
@@ -284,25 +289,40 @@ static int status_field(enum field f)
 	pthread_mutex_unlock(&status_lock);
 	switch (f) {
 	case F_ENFORCING:
-		return s.enforcing ? 1 : 0;
+		*v = s.enforcing ? 1 : 0;
+		break;
 	case F_POLICYLOAD:
-		return (int)s.policyload;
+		*v = s.policyload;
+		break;
 	default:
-		return s.deny_unknown ? 1 : 0;
+		*v = s.deny_unknown ? 1 : 0;
+		break;
 	}
+	return 0;
 }
 
 _public_ int selinux_status_getenforce(void)
 {
-	return RET_ERRNO(status_field(F_ENFORCING));
+	uint32_t v;
+	int r = status_field(F_ENFORCING, &v);
+
+	return r < 0 ? RET_ERRNO(r) : (int)v;
 }
 
+/* The kernel's count is 32 bits unsigned; past 2^31 - 1 loads it comes
+ * out negative, as the reference's int does (and is not an error). */
 _public_ int selinux_status_policyload(void)
 {
-	return RET_ERRNO(status_field(F_POLICYLOAD));
+	uint32_t v;
+	int r = status_field(F_POLICYLOAD, &v);
+
+	return r < 0 ? RET_ERRNO(r) : (int)v;
 }
 
 _public_ int selinux_status_deny_unknown(void)
 {
-	return RET_ERRNO(status_field(F_DENY_UNKNOWN));
+	uint32_t v;
+	int r = status_field(F_DENY_UNKNOWN, &v);
+
+	return r < 0 ? RET_ERRNO(r) : (int)v;
 }

@@ -1,4 +1,5 @@
 /* Suite avc_status: selinux_status_* on a status page file. */
+#include <limits.h>
 #include <pthread.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
@@ -128,6 +129,22 @@ START_TEST(test_selinux_status_getenforce_values)
 	ck_assert_int_eq(selinux_status_getenforce(), 1);
 	ck_assert_int_eq(selinux_status_policyload(), 10);
 	ck_assert_int_eq(selinux_status_deny_unknown(), 1);
+}
+END_TEST
+
+/* The kernel counts loads in 32 bits unsigned; past INT_MAX the int
+ * comes out negative, as the reference's does, and is no error (the
+ * fuzzer's UBSan report: -INT_MIN taken as an errno). */
+START_TEST(test_selinux_status_policyload_wraps)
+{
+	avx_status(4, 1, 0x80000000u, 0);
+	ck_assert_int_eq(selinux_status_open(0), 0);
+	errno = 0;
+	ck_assert_int_eq(selinux_status_policyload(), INT_MIN);
+	ck_assert_int_eq(errno, 0);
+	avx_status(6, 1, 0xfffffffeu, 0);
+	ck_assert_int_eq(selinux_status_policyload(), -2);
+	ck_assert_int_eq(errno, 0);
 }
 END_TEST
 
@@ -265,6 +282,7 @@ int main(void)
 	tc = avx_tcase(s, "selinux_status_getenforce", setup, teardown);
 	tcase_add_test(tc, test_selinux_status_getenforce_values);
 	tcase_add_test(tc, test_selinux_status_getenforce_not_open);
+	tcase_add_test(tc, test_selinux_status_policyload_wraps);
 	tcase_add_test(tc,
 		       test_selinux_status_getenforce_waits_for_even_sequence);
 
