@@ -1,4 +1,6 @@
 /* label/restorecon.c: selinux_restorecon and its settings. */
+#include <dirent.h>
+#include <fcntl.h>
 #include <fts.h>
 #include <libgen.h>
 #include <limits.h>
@@ -464,11 +466,14 @@ struct walk {
 	unsigned long long efiles; /* MASS_RELABEL: inodes in use */
 	dev_t dev;		   /* XDEV: the device the walk started on */
 	size_t nthreads;
-	bool nostat; /* the stream is FTS_NOSTAT */
 	struct statfs sfs;
 	FTS *fts;
-	/* Guarded by lock, with the fts stream itself. */
+	/* Guarded by lock, with the fts stream itself (one thread) or the
+	 * directories waiting to be read (several: par_*). */
 	pthread_mutex_t lock;
+	pthread_cond_t cv;
+	struct pdir *todo;
+	size_t pending; /* directories in todo or being read */
 	unsigned long long count;
 	unsigned long skipped;
 	unsigned long relabeled;
@@ -644,25 +649,15 @@ static bool digest_matches(struct walk *w, const char *path)
 }
 
 /*
- * The walk's threads share one fts stream under w->lock.  Reading it is
- * the walk's serial part; to keep that part small, a worker of a
- * parallel walk takes up to BATCH entries at a time (each lock hand-off
- * between two threads costs futex calls) and the stream is opened with
- * FTS_NOSTAT, so fts stats only directories (it needs them to descend)
- * and the lstat of every entry is done by the worker, outside the lock
- * (a directory's twice, as fts keeps no struct stat then: 1 in ~15
- * entries of a system tree).  A walk of one thread takes one entry at a time
- * and lets fts stat everything: its messages keep exactly the order of the
- * stream.
+ * The walk of one thread reads one fts stream, an entry at a time, and
+ * lets fts stat everything: its messages keep exactly the order of the
+ * stream.  (Several threads: par_walk.)  The stream is read under
+ * w->lock, as restore_one's counters are kept there too.
  */
-#define BATCH 32
-#define BATCH_BYTES (8 * PATH_MAX)
-
 struct item {
 	size_t off;	/* of the path in the batch's buffer */
 	int r;		/* restore_one's result; < 0 already: too long */
 	bool first;	/* a root of the walk */
-	bool need_stat; /* fts kept no struct stat (FTS_NOSTAT) */
 	struct stat st;
 };
 
@@ -671,11 +666,6 @@ struct batch {
 	size_t max, bytes; /* capacity of it[] and buf */
 	struct item *it;
 	char *buf;
-};
-
-struct batch_mem {
-	struct item it[BATCH];
-	char buf[BATCH_BYTES];
 };
 
 /*
@@ -746,9 +736,6 @@ static bool take(struct walk *w, struct batch *b)
 			break;
 		}
 		it->first = e->fts_level == 0;
-		/* Under FTS_NOSTAT fts keeps no struct stat at all, even
-		 * of the directories it stats: only fts_dev, fts_ino. */
-		it->need_stat = w->nostat;
 		it->off = b->used;
 		it->r = 0;
 		if (e->fts_pathlen >= PATH_MAX) {
@@ -761,8 +748,7 @@ static bool take(struct walk *w, struct batch *b)
 			memcpy(b->buf + b->used, e->fts_path,
 			       e->fts_pathlen + 1);
 			b->used += e->fts_pathlen + 1;
-			if (!it->need_stat)
-				it->st = *e->fts_statp;
+			it->st = *e->fts_statp;
 		}
 		b->n++;
 	}
@@ -782,22 +768,15 @@ static void account(struct walk *w, int r)
 	}
 }
 
-/* One worker: take entries off the shared stream until it ends. */
+/* The walk of one thread: the stream's entries, one at a time. */
 static void *walk_thread(void *arg)
 {
 	struct walk *w = arg;
-	_cleanup_free_ struct batch_mem *mem = NULL;
 	struct item one;
 	char path[PATH_MAX];
 	struct batch b = {
 	    .max = 1, .bytes = sizeof(path), .it = &one, .buf = path};
 
-	if (w->nthreads > 1 && (mem = malloc(sizeof(*mem)))) {
-		b.max = BATCH;
-		b.bytes = BATCH_BYTES;
-		b.it = mem->it;
-		b.buf = mem->buf;
-	}
 	pthread_mutex_lock(&w->lock);
 	while (take(w, &b)) {
 		size_t done;
@@ -812,12 +791,6 @@ static void *walk_thread(void *arg)
 				break;
 			if (it->r < 0)
 				continue;
-			if (it->need_stat && lstat(p, &it->st) < 0) {
-				rc_log(SELINUX_ERROR,
-				       "Could not stat %s: %s.\n", p,
-				       strerror(errno));
-				continue;
-			}
 			it->r = restore_one(w, p, &it->st, it->first);
 			if (it->r < 0 && F(w, ABORT_ON_ERROR)) {
 				done++;
@@ -831,6 +804,284 @@ static void *walk_thread(void *arg)
 	}
 	pthread_mutex_unlock(&w->lock);
 	return NULL;
+}
+
+/*
+ * The walk of several threads.  fts is one stream: whoever reads it
+ * holds the walk's lock, and its reading (getdents, the stat of every
+ * directory, its allocations) was a quarter of a walk, which bounded two
+ * threads to ~1.5 times one.  Here each thread reads whole directories
+ * of its own instead: a directory found is pushed on a shared stack
+ * (w->todo), a thread pops one, reads it with readdir and fstatat
+ * relative to it (no path walk from / per entry), restores each entry and
+ * pushes the subdirectories it may descend.  The lock is held only to
+ * push and pop, and for what fts's reader did under it (the digests).
+ * The walk ends when no directory is waiting or being read (w->pending).
+ *
+ * What the one-thread walk does through fts is done here by hand, with
+ * fts's messages: a physical walk (no symlink followed, O_NOFOLLOW), a
+ * directory that is its own ancestor (a bind mount) ends the walk with
+ * ELOOP ("Directory cycle"), XDEV leaves other file systems' mount
+ * points alone, and the checks a directory gets before it is read
+ * (exclusions, sysfs, digests) are the same.  The order of the messages
+ * is the threads', as before.
+ */
+struct pdir {
+	struct pdir *next;   /* on w->todo */
+	struct pdir *parent; /* a reference: the ancestors, for cycles */
+	unsigned refs;	     /* the walk's (until read) + each child's */
+	dev_t dev;
+	ino_t ino;
+	char path[];
+};
+
+static void pdir_put(struct pdir *d)
+{
+	while (d && __atomic_sub_fetch(&d->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+		struct pdir *up = d->parent;
+
+		free(d);
+		d = up;
+	}
+}
+
+/* Whether (dev, ino) is d or one of its ancestors. */
+static bool pdir_cycle(const struct pdir *d, const struct stat *st)
+{
+	for (; d; d = d->parent)
+		if (d->dev == st->st_dev && d->ino == st->st_ino)
+			return true;
+	return false;
+}
+
+/* Under w->lock. */
+static void par_fail(struct walk *w, int r)
+{
+	w->error = r;
+	__atomic_store_n(&w->abort, true, __ATOMIC_RELAXED);
+	pthread_cond_broadcast(&w->cv);
+}
+
+/*
+ * A directory just found (path, st), below parent (NULL: the root):
+ * whether it is to be restored, and to be read.  fts's reader made these
+ * checks under the lock; digest_matches still needs it.
+ */
+static bool par_dir_ok(struct walk *w, const char *path, const struct stat *st,
+		       struct pdir *parent)
+{
+	bool skip;
+
+	if (F(w, XDEV) && st->st_dev != w->dev)
+		return false;
+	if (w->sfs.f_type == SYSFS_MAGIC && !selabel_partial_match(w->h, path))
+		return false;
+	if (lbl_rc_excluded(path))
+		return false;
+	if (pdir_cycle(parent, st)) {
+		rc_log(SELINUX_ERROR, "Directory cycle on %s.\n", path);
+		pthread_mutex_lock(&w->lock);
+		par_fail(w, -ELOOP);
+		pthread_mutex_unlock(&w->lock);
+		return false;
+	}
+	if (!w->digest)
+		return true;
+	pthread_mutex_lock(&w->lock);
+	skip = digest_matches(w, path) && !F(w, IGNORE_DIGEST);
+	pthread_mutex_unlock(&w->lock);
+	if (skip)
+		rc_log(SELINUX_INFO, "Skipping restorecon on directory(%s)\n",
+		       path);
+	return !skip;
+}
+
+/* A new entry of the stack for the directory path (len bytes). */
+static struct pdir *pdir_new(const char *path, size_t len,
+			     const struct stat *st, struct pdir *parent)
+{
+	struct pdir *d = malloc(sizeof(*d) + len + 1);
+
+	if (!d)
+		return NULL;
+	memcpy(d->path, path, len + 1);
+	d->dev = st->st_dev;
+	d->ino = st->st_ino;
+	d->refs = 1;
+	d->parent = parent;
+	if (parent)
+		__atomic_add_fetch(&parent->refs, 1, __ATOMIC_RELAXED);
+	return d;
+}
+
+/* Restores one entry, accounting a failure as the flags say. */
+static void par_restore(struct walk *w, const char *path,
+			const struct stat *st, bool first)
+{
+	int r = restore_one(w, path, st, first);
+
+	if (r < 0) {
+		pthread_mutex_lock(&w->lock);
+		account(w, r);
+		pthread_mutex_unlock(&w->lock);
+	}
+}
+
+/* Reads directory d: restores its entries, and returns the directories
+ * to read next as a list (through ->next). */
+static struct pdir *par_read(struct walk *w, struct pdir *d)
+{
+	struct pdir *found = NULL;
+	size_t len = strlen(d->path);
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *dir;
+	int fd;
+
+	fd = open(d->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || !(dir = fdopendir(fd))) {
+		rc_log(SELINUX_ERROR, "Could not read %s: %s.\n", d->path,
+		       strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (len == 1) /* "/": its entries are "/name" */
+		len = 0;
+	memcpy(path, d->path, len);
+	path[len] = '/';
+	while (!__atomic_load_n(&w->abort, __ATOMIC_RELAXED) &&
+	       (errno = 0, e = readdir(dir)) != NULL) {
+		size_t n = strlen(e->d_name);
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (len + 1 + n >= PATH_MAX) {
+			char *full = NULL;
+
+			if (asprintf(&full, "%s/%s", len ? d->path : "",
+				     e->d_name) >= 0) {
+				rc_log(SELINUX_ERROR,
+				       "Could not set context for %s:  %s\n",
+				       full, strerror(ENAMETOOLONG));
+				free(full);
+			}
+			pthread_mutex_lock(&w->lock);
+			account(w, -ENAMETOOLONG);
+			pthread_mutex_unlock(&w->lock);
+			continue;
+		}
+		memcpy(path + len + 1, e->d_name, n + 1);
+		if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			rc_log(SELINUX_ERROR, "Could not stat %s: %s.\n", path,
+			       strerror(errno));
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			par_restore(w, path, &st, false);
+			continue;
+		}
+		if (!par_dir_ok(w, path, &st, d))
+			continue;
+		par_restore(w, path, &st, false);
+		struct pdir *sub = pdir_new(path, len + 1 + n, &st, d);
+
+		if (!sub) {
+			pthread_mutex_lock(&w->lock);
+			par_fail(w, -ENOMEM);
+			pthread_mutex_unlock(&w->lock);
+			break;
+		}
+		sub->next = found;
+		found = sub;
+	}
+	if (errno && !e)
+		rc_log(SELINUX_ERROR, "Error on %s: %s.\n", d->path,
+		       strerror(errno));
+	closedir(dir);
+	return found;
+}
+
+/* One thread of the walk: pop, read, push, until nothing is pending. */
+static void *par_thread(void *arg)
+{
+	struct walk *w = arg;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		struct pdir *d, *found, *last = NULL;
+		size_t n = 0;
+
+		while (!w->todo && w->pending && !w->abort)
+			pthread_cond_wait(&w->cv, &w->lock);
+		if (!w->todo || w->abort)
+			break;
+		d = w->todo;
+		w->todo = d->next;
+		pthread_mutex_unlock(&w->lock);
+
+		found = par_read(w, d);
+		for (struct pdir *f = found; f; f = f->next, n++)
+			last = f;
+
+		pthread_mutex_lock(&w->lock);
+		if (last) {
+			last->next = w->todo;
+			w->todo = found;
+			w->pending += n;
+		}
+		w->pending--;
+		if (n > 1 || !w->pending || w->abort)
+			pthread_cond_broadcast(&w->cv);
+		else if (n == 1)
+			pthread_cond_signal(&w->cv);
+		pdir_put(d);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/* The walk from path (lstat'ed into st) with w->nthreads threads. */
+static void par_walk(struct walk *w, const char *path, const struct stat *st)
+{
+	pthread_t *t;
+	size_t started = 0;
+	struct pdir *root;
+
+	pthread_cond_init(&w->cv, NULL);
+	if (!S_ISDIR(st->st_mode)) {
+		par_restore(w, path, st, true);
+		goto out;
+	}
+	if (!par_dir_ok(w, path, st, NULL))
+		goto out;
+	par_restore(w, path, st, true);
+	root = pdir_new(path, strlen(path), st, NULL);
+	if (!root) {
+		w->error = -ENOMEM;
+		goto out;
+	}
+	root->next = NULL;
+	w->todo = root;
+	w->pending = 1;
+	t = calloc(w->nthreads - 1, sizeof(*t));
+	for (size_t i = 0; t && i < w->nthreads - 1; i++, started++)
+		if (pthread_create(&t[i], NULL, par_thread, w))
+			break;
+	par_thread(w);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+	/* What an abort left on the stack. */
+	while (w->todo) {
+		struct pdir *d = w->todo;
+
+		w->todo = d->next;
+		pdir_put(d);
+	}
+out:
+	pthread_cond_destroy(&w->cv);
 }
 
 /* The path to use: REALPATH resolves the parents, not a final symlink. */
@@ -1001,40 +1252,25 @@ static int restorecon_common(const char *pathname, unsigned int flags,
 		nthreads = n > 0 ? (size_t)n : 1;
 	}
 	w.nthreads = nthreads;
-	{
+	if (nthreads > 1) {
+		par_walk(&w, path, &st);
+	} else {
 		char *paths[] = {path, NULL};
 		int ff = FTS_PHYSICAL | FTS_NOCHDIR;
 
 		if (F(&w, XDEV))
 			ff |= FTS_XDEV;
-		/* See walk_thread: the workers lstat what is no directory. */
-		w.nostat = nthreads > 1;
-		if (w.nostat)
-			ff |= FTS_NOSTAT;
 		w.fts = fts_open(paths, ff, NULL);
-	}
-	if (!w.fts) {
-		r = -errno;
-		rc_log(SELINUX_ERROR, "fts error while labeling %s: %s\n", path,
-		       strerror(-r));
-		goto out;
-	}
-
-	if (nthreads > 1) {
-		pthread_t *t = calloc(nthreads - 1, sizeof(*t));
-		size_t started = 0;
-
-		for (size_t i = 0; t && i < nthreads - 1; i++, started++)
-			if (pthread_create(&t[i], NULL, walk_thread, &w))
-				break;
+		if (!w.fts) {
+			r = -errno;
+			rc_log(SELINUX_ERROR,
+			       "fts error while labeling %s: %s\n", path,
+			       strerror(-r));
+			goto out;
+		}
 		walk_thread(&w);
-		for (size_t i = 0; i < started; i++)
-			pthread_join(t[i], NULL);
-		free(t);
-	} else {
-		walk_thread(&w);
+		fts_close(w.fts);
 	}
-	fts_close(w.fts);
 	r = w.error;
 
 	if (F(&w, PROGRESS) && F(&w, MASS_RELABEL))

@@ -42,6 +42,16 @@ def umount(t):
         subprocess.run(['umount', m], check=True)
 
 
+def unbind(t):
+    """The bind mount of a 'cycle' step, gone before anything else walks
+    the tree (getfattr -R would go round it)."""
+    c = os.path.join(t, 'a', 'cyc')
+    # os.path.ismount does not see a bind mount of the same file system
+    while os.path.isdir(c) and subprocess.run(
+            ['umount', c], stderr=subprocess.DEVNULL).returncode == 0:
+        pass
+
+
 def build(base):
     t = os.path.join(base, 't')
     if os.path.isdir(t):
@@ -171,6 +181,12 @@ CASES = {
                             'T/lnk'),
                       probe('-', '0', '-x', '1', 'T')],
     'probe-parallel': [('rm', 'T/x'), probe('-t', '3', 'FC', str(VERBOSE | RECURSE), 'T')],
+    # The tree bound below itself: a directory cycle ends the walk (ELOOP)
+    # in one thread and in several (which entries come before it is a race
+    # there: NOCHANGE, no verbose lines).
+    'sf-cycle': [('rm', 'T/x'), ('cycle',), sf('-n', 'FC', 'T'),
+                 sf('-n', '-T', '3', 'FC', 'T'),
+                 probe('-t', '3', 'FC', str(RECURSE | NOCHANGE), 'T')],
     'probe-xattr': [probe('-d', 'FC', str(RECURSE), 'T'),
                     probe('-d', '-x', '0', 'FC', '0', 'T'),
                     probe('-d', '-x', '1', 'FC', '0', 'T'), ('respec',),
@@ -203,6 +219,7 @@ def run_case(name, base, env):
     try:
         run_steps(name, base, t, env, out)
     finally:
+        unbind(t)
         attrs(t, out)
         umount(t)
     return out
@@ -234,6 +251,14 @@ def run_steps(name, base, t, env, out):
             continue
         if kind == 'rm':
             shutil.rmtree(subst(step[1], base, t))
+            continue
+        if kind == 'cycle':
+            c = os.path.join(t, 'a', 'cyc')
+            os.makedirs(c)
+            setcon(c, OLD)
+            if subprocess.run(['mount', '--bind', t, c],
+                              stderr=subprocess.DEVNULL).returncode:
+                out.append('mount failed')
             continue
         if kind == 'mkdir':
             os.makedirs(subst(step[1], base, t))
