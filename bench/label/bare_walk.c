@@ -10,9 +10,10 @@
  *
  * With -T, NTHREADS threads share each fts stream under one mutex,
  * taking 32 entries at a time from a FTS_NOSTAT stream, and do the
- * lstat, lgetxattr and printing outside it: the shape of
- * selinux_restorecon_parallel, so its ceiling can be read off.  -s reads
- * the FTS_NOSTAT stream alone: the serial part of a parallel walk.
+ * lstat, lgetxattr and printing outside it (the shape
+ * selinux_restorecon_parallel had before each of its threads read
+ * directories of its own).  -s reads the FTS_NOSTAT stream alone: the
+ * serial part of a walk that shares one stream.
  * Prints the number of entries on stderr.
  */
 #include <errno.h>

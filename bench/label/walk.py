@@ -190,14 +190,14 @@ def run(a, ours, tmp):
           f'{best[("spin", 1)][0] / best[("spin", 2)][0]:.2f}x on this '
           f'machine now{" (chrt -f 50)" if a.rt else ""}')
     # Under load the wall clock cannot show what two threads gain; the
-    # CPU times can bound it.  A parallel walk reads the fts stream
-    # under one lock (the serial part); the rest spreads over threads:
-    # wall >= max(serial, cpu(-T 2) / 2), so -T 1 / -T 2 is at most
-    # cpu(-T 1) / max(serial, cpu(-T 2) / 2) on an idle machine.
-    ser = best[('stream', 2)][1]
-    print(f'serial part (fts stream alone) {ser:.3f}s cpu: -T 2 can be at '
-          f'most {o1[1] / max(ser, o2[1] / 2):.2f}x faster than -T 1 '
-          f'(cpu {o1[1]:.3f}s / max({ser:.3f}s, {o2[1]:.3f}s / 2))')
+    # CPU times can bound it.  Our parallel walk has no shared stream
+    # (each thread reads directories of its own): wall >= cpu(-T 2) / 2,
+    # so -T 1 / -T 2 is at most cpu(-T 1) / (cpu(-T 2) / 2) on an idle
+    # machine.  The fts stream alone is what a walk sharing one stream
+    # (the bare walk's -T 2, our walk before) cannot spread.
+    print(f'-T 2 can be at most {o1[1] / (o2[1] / 2):.2f}x faster than '
+          f'-T 1 (cpu {o1[1]:.3f}s / ({o2[1]:.3f}s / 2)); the fts stream '
+          f'alone: {best[("stream", 2)][1]:.3f}s cpu')
     if not a.no_debian:
         d1 = best[('Debian', 1)]
         print(f'Debian / ours, -T 1: wall {d1[0] / o1[0]:.1f}x, '

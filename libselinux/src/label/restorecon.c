@@ -832,14 +832,16 @@ struct pdir {
 	unsigned refs;	     /* the walk's (until read) + each child's */
 	dev_t dev;
 	ino_t ino;
+	char *names;   /* a chunk: these entries of the directory, else NULL */
+	size_t nnames; /* (NUL-separated; the chunk owns them) */
 	char path[];
 };
-
 static void pdir_put(struct pdir *d)
 {
 	while (d && __atomic_sub_fetch(&d->refs, 1, __ATOMIC_ACQ_REL) == 0) {
 		struct pdir *up = d->parent;
 
+		free(d->names);
 		free(d);
 		d = up;
 	}
@@ -909,6 +911,8 @@ static struct pdir *pdir_new(const char *path, size_t len,
 	d->ino = st->st_ino;
 	d->refs = 1;
 	d->parent = parent;
+	d->names = NULL;
+	d->nnames = 0;
 	if (parent)
 		__atomic_add_fetch(&parent->refs, 1, __ATOMIC_RELAXED);
 	return d;
@@ -927,41 +931,40 @@ static void par_restore(struct walk *w, const char *path,
 	}
 }
 
-/* Reads directory d: restores its entries, and returns the directories
- * to read next as a list (through ->next). */
-static struct pdir *par_read(struct walk *w, struct pdir *d)
+/*
+ * A directory of many entries would keep one thread busy while the other
+ * has nothing to do (the root of /usr/share/doc, man1): its entries are
+ * restored in chunks of PAR_CHUNK, the first by the thread that read
+ * it, the others pushed for any thread.  A chunk is an entry of the
+ * stack with the directory's path and identity and the chunk's names.
+ */
+#define PAR_CHUNK 64
+
+/* Restores entries (NUL-separated) of directory d (open as fd): returns
+ * the subdirectories to read next as a list (through ->next). */
+static struct pdir *par_entries(struct walk *w, struct pdir *d, int fd,
+				const char *names, size_t nnames)
 {
 	struct pdir *found = NULL;
 	size_t len = strlen(d->path);
 	char path[PATH_MAX];
-	struct dirent *e;
-	DIR *dir;
-	int fd;
 
-	fd = open(d->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || !(dir = fdopendir(fd))) {
-		rc_log(SELINUX_ERROR, "Could not read %s: %s.\n", d->path,
-		       strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
 	if (len == 1) /* "/": its entries are "/name" */
 		len = 0;
 	memcpy(path, d->path, len);
 	path[len] = '/';
-	while (!__atomic_load_n(&w->abort, __ATOMIC_RELAXED) &&
-	       (errno = 0, e = readdir(dir)) != NULL) {
-		size_t n = strlen(e->d_name);
+	for (size_t i = 0; i < nnames; i++, names += strlen(names) + 1) {
+		size_t n = strlen(names);
+		struct pdir *sub;
 		struct stat st;
 
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
+		if (__atomic_load_n(&w->abort, __ATOMIC_RELAXED))
+			break;
 		if (len + 1 + n >= PATH_MAX) {
 			char *full = NULL;
 
 			if (asprintf(&full, "%s/%s", len ? d->path : "",
-				     e->d_name) >= 0) {
+				     names) >= 0) {
 				rc_log(SELINUX_ERROR,
 				       "Could not set context for %s:  %s\n",
 				       full, strerror(ENAMETOOLONG));
@@ -972,8 +975,8 @@ static struct pdir *par_read(struct walk *w, struct pdir *d)
 			pthread_mutex_unlock(&w->lock);
 			continue;
 		}
-		memcpy(path + len + 1, e->d_name, n + 1);
-		if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		memcpy(path + len + 1, names, n + 1);
+		if (fstatat(fd, names, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 			rc_log(SELINUX_ERROR, "Could not stat %s: %s.\n", path,
 			       strerror(errno));
 			continue;
@@ -985,8 +988,7 @@ static struct pdir *par_read(struct walk *w, struct pdir *d)
 		if (!par_dir_ok(w, path, &st, d))
 			continue;
 		par_restore(w, path, &st, false);
-		struct pdir *sub = pdir_new(path, len + 1 + n, &st, d);
-
+		sub = pdir_new(path, len + 1 + n, &st, d);
 		if (!sub) {
 			pthread_mutex_lock(&w->lock);
 			par_fail(w, -ENOMEM);
@@ -996,11 +998,156 @@ static struct pdir *par_read(struct walk *w, struct pdir *d)
 		sub->next = found;
 		found = sub;
 	}
-	if (errno && !e)
+	return found;
+}
+
+/* Pushes the list (through ->next, n entries) on the stack.  Under
+ * w->lock. */
+static void par_push(struct walk *w, struct pdir *list, size_t n)
+{
+	struct pdir *last = list;
+
+	if (!list)
+		return;
+	while (last->next)
+		last = last->next;
+	last->next = w->todo;
+	w->todo = list;
+	w->pending += n;
+	if (n > 1)
+		pthread_cond_broadcast(&w->cv);
+	else
+		pthread_cond_signal(&w->cv);
+}
+
+/*
+ * The names of directory d (open as dir), NUL-separated, into *names
+ * (malloc'd); their number, or -1 after an error was logged and
+ * accounted.
+ */
+static ssize_t par_list(struct walk *w, struct pdir *d, DIR *dir,
+			char **names)
+{
+	size_t used = 0, cap = 0, n = 0;
+	struct dirent *e;
+	char *buf = NULL;
+
+	while ((errno = 0, e = readdir(dir)) != NULL) {
+		size_t len = strlen(e->d_name) + 1;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (cap - used < len) {
+			char *b;
+
+			cap = cap ? 2 * cap : 4096;
+			if (cap - used < len)
+				cap = used + len;
+			b = realloc(buf, cap);
+			if (!b) {
+				free(buf);
+				pthread_mutex_lock(&w->lock);
+				par_fail(w, -ENOMEM);
+				pthread_mutex_unlock(&w->lock);
+				return -1;
+			}
+			buf = b;
+		}
+		memcpy(buf + used, e->d_name, len);
+		used += len;
+		n++;
+	}
+	if (errno)
 		rc_log(SELINUX_ERROR, "Error on %s: %s.\n", d->path,
 		       strerror(errno));
+	*names = buf;
+	return (ssize_t)n;
+}
+
+/*
+ * Works on d, a directory to read or a chunk of one: restores entries,
+ * pushes the subdirectories found (and, for a large directory, its
+ * chunks after the first).
+ */
+static void par_read(struct walk *w, struct pdir *d)
+{
+	struct pdir *chunks = NULL, *found;
+	size_t nchunks = 0;
+	char *names = NULL;
+	ssize_t n;
+	DIR *dir;
+	int fd;
+
+	fd = open(d->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || !(dir = fdopendir(fd))) {
+		rc_log(SELINUX_ERROR, "Could not read %s: %s.\n", d->path,
+		       strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	if (d->names) {
+		found = par_entries(w, d, fd, d->names, d->nnames);
+	} else {
+		n = par_list(w, d, dir, &names);
+		if (n < 0)
+			goto out;
+		/* The chunks after the first, each with its own names. */
+		const char *p = names;
+		size_t first = (size_t)n < PAR_CHUNK ? (size_t)n : PAR_CHUNK;
+
+		for (size_t i = 0; i < first; i++)
+			p += strlen(p) + 1;
+		for (size_t i = first; i < (size_t)n; i += PAR_CHUNK) {
+			size_t k = (size_t)n - i < PAR_CHUNK ? (size_t)n - i
+							       : PAR_CHUNK;
+			const char *q = p;
+			struct pdir *c;
+
+			for (size_t j = 0; j < k; j++)
+				q += strlen(q) + 1;
+			c = calloc(1, sizeof(*c) + strlen(d->path) + 1);
+			if (!c || !(c->names = malloc((size_t)(q - p)))) {
+				free(c);
+				pthread_mutex_lock(&w->lock);
+				par_fail(w, -ENOMEM);
+				pthread_mutex_unlock(&w->lock);
+				break;
+			}
+			memcpy(c->names, p, (size_t)(q - p));
+			c->nnames = k;
+			strcpy(c->path, d->path);
+			c->dev = d->dev;
+			c->ino = d->ino;
+			c->refs = 1;
+			c->parent = d->parent;
+			if (c->parent)
+				__atomic_add_fetch(&c->parent->refs, 1,
+						   __ATOMIC_RELAXED);
+			c->next = chunks;
+			chunks = c;
+			nchunks++;
+			p = q;
+		}
+		if (chunks) {
+			pthread_mutex_lock(&w->lock);
+			par_push(w, chunks, nchunks);
+			pthread_mutex_unlock(&w->lock);
+		}
+		found = par_entries(w, d, fd, names, first);
+	}
+	if (found) {
+		size_t k = 0;
+
+		for (struct pdir *f = found; f; f = f->next)
+			k++;
+		pthread_mutex_lock(&w->lock);
+		par_push(w, found, k);
+		pthread_mutex_unlock(&w->lock);
+	}
+out:
+	free(names);
 	closedir(dir);
-	return found;
 }
 
 /* One thread of the walk: pop, read, push, until nothing is pending. */
@@ -1010,8 +1157,7 @@ static void *par_thread(void *arg)
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
-		struct pdir *d, *found, *last = NULL;
-		size_t n = 0;
+		struct pdir *d;
 
 		while (!w->todo && w->pending && !w->abort)
 			pthread_cond_wait(&w->cv, &w->lock);
@@ -1021,21 +1167,12 @@ static void *par_thread(void *arg)
 		w->todo = d->next;
 		pthread_mutex_unlock(&w->lock);
 
-		found = par_read(w, d);
-		for (struct pdir *f = found; f; f = f->next, n++)
-			last = f;
+		par_read(w, d);
 
 		pthread_mutex_lock(&w->lock);
-		if (last) {
-			last->next = w->todo;
-			w->todo = found;
-			w->pending += n;
-		}
 		w->pending--;
-		if (n > 1 || !w->pending || w->abort)
+		if (!w->pending || w->abort)
 			pthread_cond_broadcast(&w->cv);
-		else if (n == 1)
-			pthread_cond_signal(&w->cv);
 		pdir_put(d);
 	}
 	pthread_mutex_unlock(&w->lock);
