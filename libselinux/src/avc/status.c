@@ -303,7 +303,7 @@ static int status_field(enum field f, uint32_t *v)
 
 _public_ int selinux_status_getenforce(void)
 {
-	uint32_t v;
+	uint32_t v = 0;
 	int r = status_field(F_ENFORCING, &v);
 
 	return r < 0 ? RET_ERRNO(r) : (int)v;
@@ -313,7 +313,7 @@ _public_ int selinux_status_getenforce(void)
  * out negative, as the reference's int does (and is not an error). */
 _public_ int selinux_status_policyload(void)
 {
-	uint32_t v;
+	uint32_t v = 0;
 	int r = status_field(F_POLICYLOAD, &v);
 
 	return r < 0 ? RET_ERRNO(r) : (int)v;
@@ -321,7 +321,7 @@ _public_ int selinux_status_policyload(void)
 
 _public_ int selinux_status_deny_unknown(void)
 {
-	uint32_t v;
+	uint32_t v = 0;
 	int r = status_field(F_DENY_UNKNOWN, &v);
 
 	return r < 0 ? RET_ERRNO(r) : (int)v;

@@ -591,6 +591,11 @@ static int64_t state_get(struct states *s, const uint32_t *v, uint32_t n,
 	for (b = h & s->mask; s->tab[b] != UINT32_MAX; b = (b + 1) & s->mask) {
 		uint32_t id = s->tab[b];
 
+		/*
+		 * analyzer: false positive (clang NonNullParamChecker):
+		 * memcmp runs only when n > 0 equals state id's length, so
+		 * the pool holds that state's n ids and is not NULL.
+		 */
 		if (s->off[id + 1] - s->off[id] == n &&
 		    (!n || !memcmp(s->pool + s->off[id], v, n * sizeof(*v))))
 			return id;
