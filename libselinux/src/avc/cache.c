@@ -1,17 +1,17 @@
 /* avc/cache.c: the decision cache, keyed by (source, target, class). */
 #include <string.h>
 
-#include "internal.h"
+#include "hit.h"
 
 /*
  * A chained hash of CACHE_SLOTS buckets, at most CACHE_MAXNODES entries,
- * every function called with the AVC lock held but cache_fast_lookup.
+ * every function called with the AVC lock held but the hit path of hit.h.
  * Nodes are never freed before avc_destroy(): a caller's avc_entry_ref
  * may point at one, so a flushed or reclaimed node goes to the free list
  * with its SIDs cleared, and a stale reference then fails the (ssid,
  * tsid, tclass) check of avc_has_perm instead of reading freed memory.
  *
- * Hits take no lock (internal.h: the sequence count): what a lock-free
+ * Hits take no lock (internal.h: the sequence count; hit.h): what a lock-free
  * reader reads - the buckets, the chain links, an entry's key, decision
  * and used mark - is written with relaxed atomic stores between
  * cache_write_begin() and cache_write_end(), and read with relaxed atomic
@@ -43,32 +43,10 @@ static void avd_store(struct av_decision *d, const struct av_decision *s)
 	ST(d->flags, s->flags);
 }
 
-static void avd_load(struct av_decision *d, const struct av_decision *s)
-{
-	d->allowed = LD(s->allowed);
-	d->decided = LD(s->decided);
-	d->auditallow = LD(s->auditallow);
-	d->auditdeny = LD(s->auditdeny);
-	d->seqno = LD(s->seqno);
-	d->flags = LD(s->flags);
-}
-/* One multiply: the slot is the top bits of the product, which every
- * bit of the key reaches (SIDs are heap pointers: their low bits are
- * alike, their middle bits differ). */
-static unsigned slot_of(security_id_t ssid, security_id_t tsid,
-			security_class_t tclass)
-{
-	uint64_t k = (uintptr_t)ssid ^ ((uint64_t)(uintptr_t)tsid << 17) ^
-		     ((uint64_t)tclass << 3);
-
-	return (unsigned)((k * 0x9e3779b97f4a7c15ull) >> 55) &
-	       (CACHE_SLOTS - 1);
-}
-
 static struct cache_node *search(security_id_t ssid, security_id_t tsid,
 				 security_class_t tclass, unsigned *probes)
 {
-	struct cache_node *n = cache_avc.slots[slot_of(ssid, tsid, tclass)];
+	struct cache_node *n = cache_avc.slots[cache_slot_of(ssid, tsid, tclass)];
 	unsigned k = 1;
 
 	for (; n; n = n->next, k++) {
@@ -81,47 +59,6 @@ static struct cache_node *search(security_id_t ssid, security_id_t tsid,
 		}
 	}
 	return NULL;
-}
-
-int cache_fast_lookup(security_id_t ssid, security_id_t tsid,
-		      security_class_t tclass, access_vector_t requested,
-		      struct avc_entry_ref *aeref, struct av_decision *avd)
-{
-	struct avc_entry *ae = aeref->ae, *found = NULL;
-	uint32_t seq = __atomic_load_n(&cache_avc.seq, __ATOMIC_ACQUIRE);
-	unsigned k = 0;
-
-	if (seq & 1)
-		return 0;
-	if (ae && LD(ae->ssid) == ssid && LD(ae->tsid) == tsid &&
-	    LD(ae->tclass) == tclass &&
-	    (LD(ae->avd.decided) & requested) == requested)
-		found = ae;
-	if (!found) {
-		struct cache_node *n =
-		    LD(cache_avc.slots[slot_of(ssid, tsid, tclass)]);
-
-		k = 1;
-		/* A chain changing under us may be followed anywhere, even
-		 * round a loop: walk no further than the cache can hold. */
-		for (; n && k <= CACHE_MAXNODES; n = LD(n->next), k++)
-			if (LD(n->ae.ssid) == ssid && LD(n->ae.tsid) == tsid &&
-			    LD(n->ae.tclass) == tclass)
-				break;
-		if (!n || k > CACHE_MAXNODES ||
-		    (LD(n->ae.avd.decided) & requested) != requested)
-			return 0;
-		found = &n->ae;
-	}
-	avd_load(avd, &found->avd);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (LD(cache_avc.seq) != seq)
-		return 0;
-	if (!LD(found->used))
-		ST(found->used, 1);
-	aeref->ae = found;
-	cache_count_hit(k == 0, ae && k != 0, k);
-	return 1;
 }
 
 int cache_lookup(security_id_t ssid, security_id_t tsid,
@@ -246,7 +183,7 @@ int cache_insert(security_id_t ssid, security_id_t tsid,
 	avd_store(&n->ae.avd, avd);
 	n->ae.create_sid = NULL;
 	ST(n->ae.used, 1);
-	s = slot_of(ssid, tsid, tclass);
+	s = cache_slot_of(ssid, tsid, tclass);
 	ST(n->next, cache_avc.slots[s]);
 	ST(cache_avc.slots[s], n);
 	cache_avc.active_nodes++;

@@ -1,7 +1,7 @@
 /* avc/has_perm.c: avc_has_perm(_noaudit), avc_compute_create/member. */
 #include <string.h>
 
-#include "internal.h"
+#include "hit.h"
 
 /* What a decision reads as before anything is known: all denied, all
  * audited (so that a failed request is logged as a denial). */
@@ -61,10 +61,14 @@ static int lookup_or_compute(security_id_t ssid, security_id_t tsid,
 	return cache_insert(ssid, tsid, tclass, &fresh, aeref);
 }
 
+/*
+ * hit: the entry avc_has_perm_noaudit's hit path found and counted (its
+ * decision in *avd), which did not grant; NULL when it found none.
+ */
 static int has_perm_noaudit(security_id_t ssid, security_id_t tsid,
 			    security_class_t tclass, access_vector_t requested,
 			    struct avc_entry_ref *aeref,
-			    struct av_decision *avd)
+			    struct av_decision *avd, struct avc_entry *hit)
 {
 	struct avc_entry_ref ref = {NULL};
 	struct av_decision local;
@@ -76,6 +80,10 @@ static int has_perm_noaudit(security_id_t ssid, security_id_t tsid,
 		avd = &local;
 	if (!aeref)
 		aeref = &ref;
+	if (hit) {
+		aeref->ae = hit;
+		goto denied;
+	}
 	/* The status page is how a policy load or setenforce reaches us,
 	 * unless a netlink thread or the caller's main loop handles them. */
 	if (!cache_avc.using_threads &&
@@ -88,7 +96,9 @@ static int has_perm_noaudit(security_id_t ssid, security_id_t tsid,
 	 * lock below. */
 	if (__atomic_load_n(&cache_avc.running, __ATOMIC_ACQUIRE) && ssid &&
 	    tsid && requested &&
-	    cache_fast_lookup(ssid, tsid, tclass, requested, aeref, avd)) {
+	    (ae = cache_hit(ssid, tsid, tclass, requested, aeref->ae, avd))) {
+		aeref->ae = ae;
+denied:
 		denied = requested & ~avd->allowed;
 		if (!denied)
 			return 0;
@@ -127,19 +137,49 @@ static int has_perm_noaudit(security_id_t ssid, security_id_t tsid,
 	return r;
 }
 
-_public_ int avc_has_perm_noaudit(security_id_t ssid, security_id_t tsid,
-				  security_class_t tclass,
-				  access_vector_t requested,
-				  struct avc_entry_ref *aeref,
-				  struct av_decision *avd)
+/* has_perm_noaudit with the public function's return convention. */
+__attribute__((noinline)) static int
+has_perm_slow(security_id_t ssid, security_id_t tsid, security_class_t tclass,
+	      access_vector_t requested, struct avc_entry_ref *aeref,
+	      struct av_decision *avd, struct avc_entry *hit)
 {
-	int r = has_perm_noaudit(ssid, tsid, tclass, requested, aeref, avd);
+	int r = has_perm_noaudit(ssid, tsid, tclass, requested, aeref, avd,
+				 hit);
 
 	if (r == 1) {
 		errno = 0;
 		return 0;
 	}
 	return RET_ERRNO(r);
+}
+
+/*
+ * The hit path first, whole (hit.h): a mapped status page that has not
+ * moved (or events handled elsewhere), a cached decision that grants.
+ * Everything else goes to has_perm_noaudit(): a denial found here (with
+ * the entry, counted once), or a miss, a status change, no avd (which
+ * it tries the hit for again after the status).
+ */
+_public_ int avc_has_perm_noaudit(security_id_t ssid, security_id_t tsid,
+				  security_class_t tclass,
+				  access_vector_t requested,
+				  struct avc_entry_ref *aeref,
+				  struct av_decision *avd)
+{
+	struct avc_entry *ae = NULL;
+
+	if (__builtin_expect(avd && ssid && tsid && requested, 1) &&
+	    (cache_status_quiet() || cache_avc.using_threads ||
+	     __atomic_load_n(&cache_avc.app_main_loop, __ATOMIC_ACQUIRE)) &&
+	    __atomic_load_n(&cache_avc.running, __ATOMIC_ACQUIRE) &&
+	    (ae = cache_hit(ssid, tsid, tclass, requested,
+			    aeref ? aeref->ae : NULL, avd)) &&
+	    !(requested & ~avd->allowed)) {
+		if (aeref)
+			aeref->ae = ae;
+		return 0;
+	}
+	return has_perm_slow(ssid, tsid, tclass, requested, aeref, avd, ae);
 }
 
 _public_ int avc_has_perm(security_id_t ssid, security_id_t tsid,

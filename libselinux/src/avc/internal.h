@@ -146,8 +146,8 @@ struct cache_counts {
 void cache_count(const struct cache_counts *c);
 /*
  * Each thread's counters (stats.c), here so that a hit counts inline.
- * Only the owner writes a block (relaxed atomic stores); epoch tells a
- * block zeroed by avc_reset from a current one.
+ * Only the owner writes n (relaxed atomic stores); base, what n was at
+ * the last avc_reset, is guarded by stats.c's lock.
  */
 struct cache_counters {
 	struct avc_cache_stats st;
@@ -156,11 +156,10 @@ struct cache_counters {
 };
 struct cache_stat_block {
 	struct cache_counters n;
-	uint32_t epoch;
+	struct cache_counters base;
 	struct cache_stat_block *next, *prev;
 };
 extern __thread struct cache_stat_block *cache_stat_mine;
-extern uint32_t cache_stat_epoch;
 void cache_count_hit_slow(bool via_ref, bool discarded, unsigned probes);
 
 #define CACHE_INC(p, v)                                                    \
@@ -175,11 +174,7 @@ static inline void cache_count_hit(bool via_ref, bool discarded,
 {
 	struct cache_stat_block *b = cache_stat_mine;
 
-	if (__builtin_expect(!b || discarded ||
-				 __atomic_load_n(&b->epoch, __ATOMIC_RELAXED) !=
-				     __atomic_load_n(&cache_stat_epoch,
-						     __ATOMIC_RELAXED),
-			     0)) {
+	if (__builtin_expect(!b || discarded, 0)) {
 		cache_count_hit_slow(via_ref, discarded, probes);
 		return;
 	}
@@ -197,15 +192,6 @@ void cache_stats_zero(void);
 /* cache.c (AVC lock held unless noted) */
 void cache_write_begin(void);
 void cache_write_end(void);
-/*
- * No lock: the decision for the triple covering requested, from aeref or
- * the cache, copied into *avd with aeref pointing at it, counted as the
- * locked path counts; 1 when found, 0 when the locked path must decide
- * (a miss, or a writer at work).
- */
-int cache_fast_lookup(security_id_t ssid, security_id_t tsid,
-		      security_class_t tclass, access_vector_t requested,
-		      struct avc_entry_ref *aeref, struct av_decision *avd);
 /* Add perms to the entry's allowed vector (permissive mode). */
 void cache_grant(struct avc_entry *ae, access_vector_t perms);
 /*
@@ -253,9 +239,6 @@ int cache_process_policyload(uint32_t seqno);
 void cache_status_fallback_event(int type, uint32_t value);
 /* Whether the status page (not the fallback) is open. */
 bool cache_status_mapped(void);
-/* No lock: true when the mapped page shows nothing new since the last
- * selinux_status_updated() (the common case, which needs no call). */
-bool cache_status_quiet(void);
 
 /* check_memo.c: selinux_check_access's per-thread memo of the names it
  * was given and the SIDs and numbers they stand for. */

@@ -12,11 +12,11 @@
  * list that avc_cache_stats() sums under stat_lock.  A thread's block is
  * folded into "retired" when the thread exits.
  *
- * Zeroing (avc_reset, avc_init) cannot write other threads' blocks
- * without racing their increments: it bumps the epoch (cache_stat_epoch)
- * instead.  A block counts only while its epoch is the current one; its
- * owner, seeing a new epoch at its next count, starts the block again
- * from zero.
+ * Zeroing (avc_reset, avc_init) cannot write other threads' counters
+ * without racing their increments: it copies each block's counters into
+ * the block's base instead (under stat_lock, which guards every base),
+ * and a block counts what it gained since.  The hit path then reads no
+ * shared word to know whether it may count.
  *
  * If a block cannot be allocated the thread counts in "spare", shared,
  * with atomic additions.
@@ -29,7 +29,6 @@ static pthread_mutex_t stat_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cache_stat_block *blocks;
 static struct cache_counters retired;
 static struct cache_stat_block spare;
-uint32_t cache_stat_epoch = 1;
 static pthread_key_t stat_key;
 static pthread_once_t stat_once = PTHREAD_ONCE_INIT;
 static bool have_key;
@@ -48,9 +47,10 @@ static void retire(void *p)
 	struct cache_stat_block *b = p;
 
 	pthread_mutex_lock(&stat_lock);
-	if (b->epoch == cache_stat_epoch)
-		for (size_t i = 0; i < NFIELDS; i++)
-			*field(&retired, i) += *field(&b->n, i);
+	for (size_t i = 0; i < NFIELDS; i++)
+		*field(&retired, i) += __atomic_load_n(field(&b->n, i),
+						       __ATOMIC_RELAXED) -
+				       *field(&b->base, i);
 	if (b->prev)
 		b->prev->next = b->next;
 	else
@@ -75,36 +75,24 @@ __attribute__((destructor)) static void forget_key(void)
 	have_key = false;
 }
 
-/* The calling thread's block, made (or restarted at a new epoch) here. */
+/* The calling thread's block, made here (spare when it cannot be). */
 static struct cache_stat_block *block_slow(void)
 {
-	struct cache_stat_block *b = cache_stat_mine;
+	struct cache_stat_block *b;
 
-	if (!b) {
-		pthread_once(&stat_once, make_key);
-		b = calloc(1, sizeof(*b));
-		if (!b || !have_key || pthread_setspecific(stat_key, b)) {
-			free(b);
-			return &spare;
-		}
-		pthread_mutex_lock(&stat_lock);
-		b->epoch = cache_stat_epoch;
-		b->next = blocks;
-		if (blocks)
-			blocks->prev = b;
-		blocks = b;
-		pthread_mutex_unlock(&stat_lock);
-		cache_stat_mine = b;
+	pthread_once(&stat_once, make_key);
+	b = calloc(1, sizeof(*b));
+	if (!b || !have_key || pthread_setspecific(stat_key, b)) {
+		free(b);
+		return &spare;
 	}
-	if (__atomic_load_n(&b->epoch, __ATOMIC_RELAXED) !=
-	    __atomic_load_n(&cache_stat_epoch, __ATOMIC_RELAXED)) {
-		for (size_t i = 0; i < NFIELDS; i++)
-			__atomic_store_n(field(&b->n, i), 0, __ATOMIC_RELAXED);
-		__atomic_store_n(
-		    &b->epoch,
-		    __atomic_load_n(&cache_stat_epoch, __ATOMIC_RELAXED),
-		    __ATOMIC_RELEASE);
-	}
+	pthread_mutex_lock(&stat_lock);
+	b->next = blocks;
+	if (blocks)
+		blocks->prev = b;
+	blocks = b;
+	pthread_mutex_unlock(&stat_lock);
+	cache_stat_mine = b;
 	return b;
 }
 
@@ -112,12 +100,7 @@ static inline struct cache_stat_block *block(void)
 {
 	struct cache_stat_block *b = cache_stat_mine;
 
-	if (__builtin_expect(
-		b && __atomic_load_n(&b->epoch, __ATOMIC_RELAXED) ==
-			 __atomic_load_n(&cache_stat_epoch, __ATOMIC_RELAXED),
-		1))
-		return b;
-	return block_slow();
+	return __builtin_expect(b != NULL, 1) ? b : block_slow();
 }
 
 #define BUMP(b, f, v)                                                          \
@@ -152,8 +135,7 @@ void cache_count(const struct cache_counts *c)
 	BUMP(b, cav_misses, c->cav_misses);
 }
 
-/* A hit when the thread's block is not ready (first count, new epoch,
- * or no block: spare). */
+/* A hit when the thread has no block yet (or a reference was discarded). */
 void cache_count_hit_slow(bool via_ref, bool discarded, unsigned probes)
 {
 	struct cache_stat_block *b = block();
@@ -168,37 +150,46 @@ void cache_count_hit_slow(bool via_ref, bool discarded, unsigned probes)
 	BUMP(b, cav_probes, probes);
 }
 
+/* Every counter's current value becomes its base: counted from zero. */
+static void rebase(struct cache_stat_block *b)
+{
+	for (size_t i = 0; i < NFIELDS; i++)
+		*field(&b->base, i) =
+		    __atomic_load_n(field(&b->n, i), __ATOMIC_RELAXED);
+}
+
+/* What b counted since its base, added to sum (stat_lock held). */
+static void add_since(struct cache_counters *sum,
+		      const struct cache_stat_block *b)
+{
+	for (size_t i = 0; i < NFIELDS; i++)
+		*field(sum, i) +=
+		    __atomic_load_n(field((struct cache_counters *)&b->n, i),
+				    __ATOMIC_RELAXED) -
+		    *field((struct cache_counters *)&b->base, i);
+}
+
 void cache_stats_zero(void)
 {
 	pthread_mutex_lock(&stat_lock);
 	memset(&retired, 0, sizeof(retired));
-	for (size_t i = 0; i < NFIELDS; i++)
-		__atomic_store_n(field(&spare.n, i), 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&cache_stat_epoch, cache_stat_epoch + 1,
-			 __ATOMIC_RELAXED);
+	rebase(&spare);
+	for (struct cache_stat_block *b = blocks; b; b = b->next)
+		rebase(b);
 	pthread_mutex_unlock(&stat_lock);
 }
 
 _public_ void avc_cache_stats(struct avc_cache_stats *stats)
 {
 	struct cache_counters sum;
-	uint32_t e;
 
 	if (!stats)
 		return;
 	pthread_mutex_lock(&stat_lock);
-	e = cache_stat_epoch;
 	sum = retired;
-	for (size_t i = 0; i < NFIELDS; i++)
-		*field(&sum, i) +=
-		    __atomic_load_n(field(&spare.n, i), __ATOMIC_RELAXED);
-	for (struct cache_stat_block *b = blocks; b; b = b->next) {
-		if (__atomic_load_n(&b->epoch, __ATOMIC_ACQUIRE) != e)
-			continue;
-		for (size_t i = 0; i < NFIELDS; i++)
-			*field(&sum, i) +=
-			    __atomic_load_n(field(&b->n, i), __ATOMIC_RELAXED);
-	}
+	add_since(&sum, &spare);
+	for (struct cache_stat_block *b = blocks; b; b = b->next)
+		add_since(&sum, b);
 	pthread_mutex_unlock(&stat_lock);
 	/* a lock-free hit in the cache: an entry miss, a cache hit */
 	sum.st.entry_misses += sum.fast_hits;

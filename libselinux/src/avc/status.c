@@ -4,37 +4,25 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "internal.h"
-
-/*
- * The page selinuxfs "status" maps (struct selinux_kernel_status of the
- * kernel, version 1).  The kernel makes sequence odd, writes the fields,
- * and makes it even again: a reader retries while it is odd or changed
- * under it.  Only the kernel writes the page, so the mapping is read-only.
- */
-struct status_page {
-	uint32_t version;
-	uint32_t sequence;
-	uint32_t enforcing;
-	uint32_t policyload;
-	uint32_t deny_unknown;
-};
+#include "hit.h"
 
 struct status_snap {
 	uint32_t sequence, enforcing, policyload, deny_unknown;
 };
 
 /*
- * All guarded by status_lock.  page: the mapping (NULL when closed);
- * fallback: netlink mode (selinux_status_open(1) without a page), where
- * fb_* stand in for the page and change on each notification.
- * last_seqno starts odd (no page ever has an odd even sequence), so the
- * first selinux_status_updated() only records where we are.
+ * All written under status_lock (cache_status_page and cache_status_seen
+ * are read without it by the hit path, internal.h).  cache_status_page:
+ * the mapping (NULL when closed); fallback: netlink mode
+ * (selinux_status_open(1) without a page), where fb_* stand in for the
+ * page and change on each notification.  cache_status_seen starts odd (no
+ * page ever has an odd even sequence), so the first
+ * selinux_status_updated() only records where we are.
  */
 static pthread_mutex_t status_lock = PTHREAD_MUTEX_INITIALIZER;
-static const struct status_page *page;
+const struct status_page *cache_status_page;
 static bool fallback;
-static uint32_t last_seqno = UINT32_MAX;
+uint32_t cache_status_seen = UINT32_MAX;
 static uint32_t last_policyload;
 static uint32_t fb_sequence, fb_policyload;
 static int fb_enforcing;
@@ -69,7 +57,7 @@ bool cache_status_mapped(void)
 	bool r;
 
 	pthread_mutex_lock(&status_lock);
-	r = page != NULL;
+	r = cache_status_page != NULL;
 	pthread_mutex_unlock(&status_lock);
 	return r;
 }
@@ -100,9 +88,9 @@ static int map_page(void)
 	if (p == MAP_FAILED)
 		return -errno;
 	/* The mapping outlives the descriptor. */
-	__atomic_store_n(&page, p, __ATOMIC_RELEASE);
-	snapshot(page, &s);
-	__atomic_store_n(&last_seqno, UINT32_MAX, __ATOMIC_RELAXED);
+	__atomic_store_n(&cache_status_page, p, __ATOMIC_RELEASE);
+	snapshot(cache_status_page, &s);
+	__atomic_store_n(&cache_status_seen, UINT32_MAX, __ATOMIC_RELAXED);
 	last_policyload = s.policyload;
 	return 0;
 }
@@ -112,7 +100,7 @@ static int status_open(int use_fallback)
 	int r, enforcing;
 
 	pthread_mutex_lock(&status_lock);
-	if (page || fallback) {
+	if (cache_status_page || fallback) {
 		r = fallback ? 1 : 0;
 		pthread_mutex_unlock(&status_lock);
 		return r;
@@ -131,7 +119,7 @@ static int status_open(int use_fallback)
 	fb_sequence = 0;
 	fb_policyload = 0;
 	fb_enforcing = enforcing;
-	__atomic_store_n(&last_seqno, UINT32_MAX, __ATOMIC_RELAXED);
+	__atomic_store_n(&cache_status_seen, UINT32_MAX, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&status_lock);
 	/* As the established library, the socket is the status "fd": the
 	 * AVC leaves it to selinux_status_updated() callers. */
@@ -150,11 +138,11 @@ _public_ void selinux_status_close(void)
 
 	pthread_mutex_lock(&status_lock);
 	was_fallback = fallback;
-	if (page)
-		munmap((void *)page, (size_t)core_page_size);
-	__atomic_store_n(&page, NULL, __ATOMIC_RELEASE);
+	if (cache_status_page)
+		munmap((void *)cache_status_page, (size_t)core_page_size);
+	__atomic_store_n(&cache_status_page, NULL, __ATOMIC_RELEASE);
 	__atomic_store_n(&fallback, false, __ATOMIC_RELEASE);
-	__atomic_store_n(&last_seqno, UINT32_MAX, __ATOMIC_RELAXED);
+	__atomic_store_n(&cache_status_seen, UINT32_MAX, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&status_lock);
 	if (was_fallback) {
 		avc_netlink_release_fd();
@@ -178,19 +166,6 @@ static int fallback_poll(void)
 	return avc_netlink_check_nb() < 0 ? -errno : 0;
 }
 
-bool cache_status_quiet(void)
-{
-	const struct status_page *fp = __atomic_load_n(&page, __ATOMIC_ACQUIRE);
-	uint32_t seq;
-
-	/* page and fallback are never both set: no page, no quiet. */
-	if (!fp)
-		return false;
-	seq = __atomic_load_n(&fp->sequence, __ATOMIC_ACQUIRE);
-	return !(seq & 1) &&
-	       seq == __atomic_load_n(&last_seqno, __ATOMIC_RELAXED);
-}
-
 static int status_updated(void)
 {
 	bool do_enforce, do_load;
@@ -211,23 +186,23 @@ static int status_updated(void)
 		if (r < 0)
 			return r;
 		pthread_mutex_lock(&status_lock);
-		if (last_seqno & 1)
-			__atomic_store_n(&last_seqno, fb_sequence, __ATOMIC_RELAXED);
-		r = last_seqno != fb_sequence;
-		__atomic_store_n(&last_seqno, fb_sequence, __ATOMIC_RELAXED);
+		if (cache_status_seen & 1)
+			__atomic_store_n(&cache_status_seen, fb_sequence, __ATOMIC_RELAXED);
+		r = cache_status_seen != fb_sequence;
+		__atomic_store_n(&cache_status_seen, fb_sequence, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&status_lock);
 		return r;
 	}
 
 	pthread_mutex_lock(&status_lock);
-	if (!page) {
+	if (!cache_status_page) {
 		pthread_mutex_unlock(&status_lock);
 		return -EINVAL;
 	}
-	snapshot(page, &s);
-	if (last_seqno & 1)
-		__atomic_store_n(&last_seqno, s.sequence, __ATOMIC_RELAXED);
-	if (last_seqno == s.sequence) {
+	snapshot(cache_status_page, &s);
+	if (cache_status_seen & 1)
+		__atomic_store_n(&cache_status_seen, s.sequence, __ATOMIC_RELAXED);
+	if (cache_status_seen == s.sequence) {
 		pthread_mutex_unlock(&status_lock);
 		return 0;
 	}
@@ -239,7 +214,7 @@ static int status_updated(void)
 	do_enforce = (int)s.enforcing != cache_get_enforcing();
 	do_load = s.policyload != last_policyload;
 	last_policyload = s.policyload;
-	__atomic_store_n(&last_seqno, s.sequence, __ATOMIC_RELAXED);
+	__atomic_store_n(&cache_status_seen, s.sequence, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&status_lock);
 
 	/* Callbacks run unlocked: they may call back into the library. */
@@ -281,11 +256,11 @@ static int status_field(enum field f, uint32_t *v)
 		return 0;
 	}
 	pthread_mutex_lock(&status_lock);
-	if (!page) {
+	if (!cache_status_page) {
 		pthread_mutex_unlock(&status_lock);
 		return -EINVAL;
 	}
-	snapshot(page, &s);
+	snapshot(cache_status_page, &s);
 	pthread_mutex_unlock(&status_lock);
 	switch (f) {
 	case F_ENFORCING:
