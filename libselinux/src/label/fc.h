@@ -113,7 +113,11 @@ struct fc_dfa {
 	uint32_t nstates; /* state 0: dead, 1: the start */
 	uint32_t ncls;
 	uint8_t cls[256]; /* byte -> class */
-	uint16_t *next; /* next[state * ncls + class] */
+	/* The transitions, premultiplied: row r (state r / ncls) goes on
+	 * byte class c to row next[r + c], so a step costs one load, no
+	 * multiply.  Row 0 is the dead state, row ncls the start; a state
+	 * count times ncls above 65536 is refused (-E2BIG: split). */
+	uint16_t *next;
 	uint32_t *acc_off; /* state s accepts acc[acc_off[s] .. [s + 1]) */
 	uint32_t *acc; /* spec indices, highest first per state */
 	uint32_t acc_top; /* the highest spec index in it */
@@ -135,6 +139,12 @@ bool fc_dfa_supported(const char *re);
 /* The specs whose regex matches all of [s, s + n), highest first. */
 const uint32_t *fc_dfa_match(const struct fc_dfa *a, const char *s, size_t n,
 			     uint32_t *count);
+/* The same for k (<= FC_DFA_LOCKSTEP) automata at once, side by side:
+ * acc[j], count[j] for a[j]. */
+#define FC_DFA_LOCKSTEP 4
+void fc_dfa_match_many(const struct fc_dfa *const *a, uint32_t k,
+		       const char *s, size_t n, const uint32_t **acc,
+		       uint32_t *count);
 /* Bytes a holds. */
 size_t fc_dfa_size(const struct fc_dfa *a);
 void fc_dfa_free(struct fc_dfa *a);

@@ -492,15 +492,13 @@ out:
 	__atomic_store_n(&n->built, FC_NODE_BUILT, __ATOMIC_RELEASE);
 }
 
-/* The highest of the specs a accepts for [s, s + len) that is above
- * best and a candidate for key and mode, or NONE. */
-static uint32_t dfa_best(struct fc_data *d, const struct fc_dfa *a,
-			 const char *s, size_t len, const char *key,
-			 size_t keylen, uint32_t mode, uint32_t best)
+/* The highest of the specs in acc (cnt, highest first: what an
+ * automaton accepts) that is above best and a candidate for key and
+ * mode, or NONE. */
+static uint32_t dfa_pick(struct fc_data *d, const uint32_t *acc,
+			 uint32_t cnt, const char *key, size_t keylen,
+			 uint32_t mode, uint32_t best)
 {
-	uint32_t cnt;
-	const uint32_t *acc = fc_dfa_match(a, s, len, &cnt);
-
 	for (uint32_t i = 0; i < cnt; i++) {
 		if (best != NONE && acc[i] <= best)
 			break;
@@ -508,6 +506,56 @@ static uint32_t dfa_best(struct fc_data *d, const struct fc_dfa *a,
 			return acc[i];
 	}
 	return NONE;
+}
+
+/*
+ * The best spec of node n's automata for the key after the node's prefix
+ * (s, len), above best.  They are taken highest first and only while
+ * they may hold an index above best, as one after the other would be;
+ * but up to FC_DFA_LOCKSTEP of them are walked side by side, the later
+ * ones before knowing whether the earlier ones make them useless (a walk
+ * costs the latency of its loads, which side by side overlap).
+ */
+static uint32_t node_dfas(struct fc_data *d, const struct fc_node *n,
+			  const char *s, size_t len, const char *key,
+			  size_t keylen, uint32_t mode, uint32_t best)
+{
+	const uint32_t *acc[FC_DFA_LOCKSTEP], *acc_nl[FC_DFA_LOCKSTEP];
+	uint32_t cnt[FC_DFA_LOCKSTEP], cnt_nl[FC_DFA_LOCKSTEP];
+	/* "$" also matches before a final newline */
+	bool nl = len && s[len - 1] == '\n';
+
+	for (uint32_t g = 0; g < n->ndfa;) {
+		uint32_t k = n->ndfa - g, h;
+
+		if (k > FC_DFA_LOCKSTEP)
+			k = FC_DFA_LOCKSTEP;
+		/* a's highest spec is no better than best: nor the next */
+		if (best != NONE && n->dfa[g]->acc_top <= best)
+			break;
+		fc_dfa_match_many((const struct fc_dfa *const *)n->dfa + g, k,
+				  s, len, acc, cnt);
+		if (nl)
+			fc_dfa_match_many(
+			    (const struct fc_dfa *const *)n->dfa + g, k, s,
+			    len - 1, acc_nl, cnt_nl);
+		for (uint32_t j = 0; j < k; j++) {
+			if (best != NONE && n->dfa[g + j]->acc_top <= best)
+				return best;
+			h = dfa_pick(d, acc[j], cnt[j], key, keylen, mode,
+				     best);
+			if (h != NONE)
+				best = h;
+			if (!nl)
+				continue;
+			h = dfa_pick(d, acc_nl[j], cnt_nl[j], key, keylen, mode,
+				     best);
+			if (h != NONE)
+				best = h;
+		}
+		g += k;
+	}
+	return best;
 }
 
 /* The highest spec above best that code, the combined regex of some of
@@ -577,25 +625,8 @@ static int64_t node_match(struct fc_data *d, struct fc_node *n,
 	}
 	if (!n->rest)
 		return -ENOMEM;
-	for (uint32_t g = 0; g < n->ndfa; g++) {
-		const struct fc_dfa *a = n->dfa[g];
-		const char *s = key + n->depth;
-		size_t len = keylen - n->depth;
-		uint32_t h;
-
-		/* a's highest spec is no better than best: nor the next */
-		if (best != NONE && a->acc_top <= best)
-			break;
-		h = dfa_best(d, a, s, len, key, keylen, mode, best);
-		if (h != NONE)
-			best = h;
-		if (len && s[len - 1] == '\n') {
-			/* "$" before a final newline */
-			h = dfa_best(d, a, s, len - 1, key, keylen, mode, best);
-			if (h != NONE)
-				best = h;
-		}
-	}
+	best = node_dfas(d, n, key + n->depth, keylen - n->depth, key, keylen,
+			 mode, best);
 	if (!n->nrest || (best != NONE && n->rest[0] <= best))
 		return best;
 	code = n->code;

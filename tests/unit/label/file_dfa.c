@@ -290,6 +290,81 @@ START_TEST(test_fc_dfa_build_too_many_states)
 }
 END_TEST
 
+START_TEST(test_fc_dfa_match_many_same)
+{
+	/* Walked side by side, each automaton accepts what it accepts
+	 * alone: on every key, every count k of them, a dead walk among
+	 * live ones, the empty key. */
+	const char *re[][2] = {
+	    {"[^/]*", "a.*"}, {"(.*/)?b[0-9]+", "x"},
+	    {"c(/.*)?", ".*\\.gz"}, {"[a-z]+/[a-z]+", "(b|c)*"},
+	};
+	const char *keys[] = {"", "a", "b12", "c/d/e.gz", "q/b7", "bcbc",
+			      "x", "ab/cd", "zzz.gz", "/"};
+	struct fc_dfa *a[4];
+	uint32_t spec[] = {1, 0}, mode[] = {FC_DFA_NODOM, FC_DFA_NODOM};
+	bool in[2];
+
+	for (int j = 0; j < 4; j++)
+		ck_assert_int_eq(
+		    fc_dfa_build(re[j], spec, mode, 2, 100, in, &a[j]), 0);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
+		size_t n = strlen(keys[i]);
+
+		for (uint32_t k = 1; k <= FC_DFA_LOCKSTEP && k <= 4; k++) {
+			const uint32_t *acc[4], *one;
+			uint32_t cnt[4], c1;
+
+			fc_dfa_match_many((const struct fc_dfa *const *)a, k,
+					  keys[i], n, acc, cnt);
+			for (uint32_t j = 0; j < k; j++) {
+				one = fc_dfa_match(a[j], keys[i], n, &c1);
+				ck_assert_msg(cnt[j] == c1 &&
+						  !memcmp(acc[j], one,
+							  c1 * sizeof(*one)),
+					      "key %s, %u side by side, #%u",
+					      keys[i], k, j);
+			}
+		}
+	}
+	/* and against the hand-written answers */
+	ck_assert_str_eq(accepts(re[0], 2, "a/b", 3), "1");
+	ck_assert_str_eq(accepts(re[2], 2, "c/x.gz", 6), "1 0");
+	for (int j = 0; j < 4; j++)
+		fc_dfa_free(a[j]);
+}
+END_TEST
+
+START_TEST(test_fc_dfa_build_rows_fit)
+{
+	/* Rows are 16-bit offsets: states times byte classes above 65536
+	 * is too large whatever max_states allows.  "(a|b)*a(a|b){n}" has
+	 * about 2^(n+1) states and 3 classes (a, b, the rest): n = 13 fits
+	 * (some 16 000 states), n = 14 (some 32 000) does not. */
+	const char *re13[] = {"(a|b)*a(a|b){13}"};
+	const char *re14[] = {"(a|b)*a(a|b){14}"};
+	uint32_t spec[] = {0}, mode[] = {0}, cnt;
+	bool in[1];
+	struct fc_dfa *a;
+
+	ck_assert_int_eq(fc_dfa_build(re14, spec, mode, 1, 65535, in, &a),
+			 -E2BIG);
+	ck_assert_ptr_null(a);
+	ck_assert_int_eq(fc_dfa_build(re13, spec, mode, 1, 65535, in, &a), 0);
+	ck_assert_uint_eq(a->ncls, 3);
+	ck_assert_uint_gt(a->nstates, 16384);
+	ck_assert_uint_le((size_t)a->nstates * a->ncls, 65536);
+	/* the a 14 bytes before the end, and only there */
+	fc_dfa_match(a, "bbabbbbbbbbbbbbb", 16, &cnt);
+	ck_assert_uint_eq(cnt, 1);
+	fc_dfa_match(a, "bbbabbbbbbbbbbbbb", 17, &cnt);
+	ck_assert_uint_eq(cnt, 1);
+	fc_dfa_match(a, "bbbbabbbbbbbbbbbb", 17, &cnt);
+	ck_assert_uint_eq(cnt, 0);
+	fc_dfa_free(a);
+}
+END_TEST
+
 /* ---- lookups through the automaton ---- */
 
 static int quiet(int type, const char *fmt, ...)
@@ -467,6 +542,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_fc_dfa_match_prune);
 	tcase_add_test(tc, test_fc_dfa_build_mixed);
 	tcase_add_test(tc, test_fc_dfa_build_too_many_states);
+	tcase_add_test(tc, test_fc_dfa_build_rows_fit);
+	tcase_add_test(tc, test_fc_dfa_match_many_same);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("selabel_lookup");
