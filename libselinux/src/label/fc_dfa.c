@@ -99,6 +99,20 @@ static bool set_has(const uint64_t *s, uint8_t c)
 	return s[c / 64] >> (c % 64) & 1;
 }
 
+/*
+ * For each member c of the 256-bit set s, in increasing order: the
+ * statement that follows runs once per member (a word's bits are taken
+ * lowest first and cleared), so a position's few classes cost what they
+ * are, not a test of every class.
+ */
+#define SET_EACH(s, c)                                                     \
+	for (uint32_t w_ = 0; w_ < 4; w_++)                                \
+		for (uint64_t x_ = (s)[w_]; x_; x_ &= x_ - 1)              \
+			for (uint32_t c = w_ * 64 +                        \
+					  (uint32_t)__builtin_ctzll(x_),   \
+				      once_ = 1;                           \
+			     once_; once_ = 0)
+
 static void set_range(uint64_t *s, unsigned lo, unsigned hi)
 {
 	for (unsigned c = lo; c <= hi; c++)
@@ -883,8 +897,8 @@ static int determinize(struct builder *b, struct fc_dfa *a, uint32_t max)
 		/* Bucket them by class, keeping the order. */
 		memset(cnt, 0, (a->ncls + 1) * sizeof(*cnt));
 		for (uint32_t k = 0; k < nu; k++)
-			for (uint32_t c = 0; c < a->ncls; c++)
-				cnt[c + 1] += set_has(b->pos[u[k]].cmask, c);
+			SET_EACH(b->pos[u[k]].cmask, c)
+				cnt[c + 1]++;
 		for (uint32_t c = 0; c < a->ncls; c++)
 			cnt[c + 1] += cnt[c];
 		if (cnt[a->ncls] > abucket || !bucket) {
@@ -900,9 +914,8 @@ static int determinize(struct builder *b, struct fc_dfa *a, uint32_t max)
 
 			memcpy(fill, cnt, a->ncls * sizeof(*fill));
 			for (uint32_t k = 0; k < nu; k++)
-				for (uint32_t c = 0; c < a->ncls; c++)
-					if (set_has(b->pos[u[k]].cmask, c))
-						bucket[fill[c]++] = u[k];
+				SET_EACH(b->pos[u[k]].cmask, c)
+					bucket[fill[c]++] = u[k];
 		}
 		if (s >= anext) {
 			anext = anext ? 2 * anext : 16;
