@@ -75,6 +75,14 @@ ssize_t core_xattr_get(const char *path, int fd, enum core_xattr_how how,
 		       char **con);
 int core_xattr_set(const char *path, int fd, enum core_xattr_how how,
 		   const char *con);
+/*
+ * core_xattr_get(path, -1, CORE_XATTR_NOFOLLOW, con) for name, an entry
+ * of the directory open as dirfd whose full path is path: through
+ * getxattrat(2) relative to dirfd where the kernel has it (no walk of
+ * the path from /), else by path.  dirfd < 0: by path.
+ */
+ssize_t core_xattr_get_at(int dirfd, const char *name, const char *path,
+			  char **con);
 /* The same in translated form; get returns strlen + 1 of *con. */
 int core_xattr_get_trans(const char *path, int fd, enum core_xattr_how how,
 			 char **con);
@@ -84,6 +92,15 @@ int core_xattr_set_trans(const char *path, int fd, enum core_xattr_how how,
 /* log.c: the SELINUX_CB_* callbacks. */
 /* Log through SELINUX_CB_LOG; preserves errno. */
 void core_log(int type, const char *fmt, ...) _printf_(2, 3);
+/*
+ * core_log in two steps, for a caller that serializes the callback but
+ * not the formatting: the message into buf (size bytes), or into *big
+ * (malloc'd, to free) when it is longer; then the message to the
+ * callback (errno preserved).
+ */
+void core_log_format(char *buf, size_t size, char **big, const char *fmt,
+		     va_list ap) _printf_(4, 0);
+void core_log_str(int type, const char *msg);
 /* Run SELINUX_CB_VALIDATE on *ctx; 0 or -errno (EINVAL if unset). */
 int core_validate(char **ctx);
 int core_notify_setenforce(int enforcing);

@@ -108,21 +108,39 @@ void core_log(int type, const char *fmt, ...)
 {
 	char msg[4096], *big = NULL;
 	va_list ap;
-	int saved = errno, n;
+	int saved = errno;
 
 	if (!log_cb)
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	core_log_format(msg, sizeof(msg), &big, fmt, ap);
 	va_end(ap);
-	if (n >= (int)sizeof(msg)) {
-		va_start(ap, fmt);
-		if (vasprintf(&big, fmt, ap) < 0)
-			big = NULL; /* out of memory: the cut message */
-		va_end(ap);
-	}
 	log_cb(type, "%s", big ? big : msg);
 	free(big);
+	errno = saved;
+}
+
+void core_log_format(char *buf, size_t size, char **big, const char *fmt,
+		     va_list ap)
+{
+	va_list again;
+	int n;
+
+	*big = NULL;
+	va_copy(again, ap);
+	n = vsnprintf(buf, size, fmt, ap);
+	if (n >= (int)size && vasprintf(big, fmt, again) < 0)
+		*big = NULL; /* out of memory: the cut message */
+	va_end(again);
+}
+
+void core_log_str(int type, const char *msg)
+{
+	int saved = errno;
+
+	if (!log_cb)
+		return;
+	log_cb(type, "%s", msg);
 	errno = saved;
 }
 

@@ -2,7 +2,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/xattr.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -158,4 +160,81 @@ int core_xattr_set_trans(const char *path, int fd, enum core_xattr_how how,
 	if (r < 0)
 		return r;
 	return core_xattr_set(path, fd, how, raw);
+}
+
+/*
+ * getxattrat(2) (Linux 6.13): the attribute of name relative to the
+ * directory dirfd, without walking the path from / again.  Its number is
+ * the same on every architecture but alpha; glibc 2.36 has no wrapper.
+ */
+#if !defined(SYS_getxattrat) && !defined(__alpha__)
+#define SYS_getxattrat 464
+#endif
+
+struct xattr_args_v0 {
+	uint64_t value; /* the buffer's address */
+	uint32_t size;
+	uint32_t flags;
+};
+
+/* Cleared for good when the kernel does not have the call. */
+static bool have_getxattrat = true;
+
+static ssize_t xget_at(int dirfd, const char *name, void *buf, size_t size)
+{
+#ifdef SYS_getxattrat
+	struct xattr_args_v0 args = {
+	    .value = (uint64_t)(uintptr_t)buf,
+	    .size = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size,
+	};
+
+	return syscall(SYS_getxattrat, dirfd, name, AT_SYMLINK_NOFOLLOW,
+		       XATTR_NAME_SELINUX, &args, sizeof(args));
+#else
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+ssize_t core_xattr_get_at(int dirfd, const char *name, const char *path,
+			  char **con)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t size = 256;
+	ssize_t n;
+
+	if (!con)
+		return -EINVAL;
+	if (dirfd < 0 || !__atomic_load_n(&have_getxattrat, __ATOMIC_RELAXED))
+		return core_xattr_get(path, -1, CORE_XATTR_NOFOLLOW, con);
+	for (;;) {
+		char *bigger = realloc(buf, size + 1);
+
+		if (!bigger)
+			return -ENOMEM;
+		buf = bigger;
+		n = xget_at(dirfd, name, buf, size);
+		if (n < 0 && (errno == ENOSYS || errno == EPERM)) {
+			/* An older kernel, or a seccomp filter refusing the
+			 * call it does not know (ENOSYS, or EPERM for some):
+			 * by path from now on. */
+			__atomic_store_n(&have_getxattrat, false,
+					 __ATOMIC_RELAXED);
+			return core_xattr_get(path, -1, CORE_XATTR_NOFOLLOW,
+					      con);
+		}
+		if (n >= 0 || errno != ERANGE)
+			break;
+		n = xget_at(dirfd, name, NULL, 0);
+		if (n < 0)
+			return -errno;
+		size = (size_t)n + 1;
+	}
+	if (n < 0)
+		return -errno;
+	if (n == 0)
+		return -ENOTSUP;
+	buf[n] = '\0';
+	*con = TAKE_PTR(buf);
+	return n;
 }

@@ -102,6 +102,9 @@ extern const char fc_re_bad_tag;
  * automata are built (stage FC_NODE_BUILT) and the combined regex is
  * kept, unused, until the handle closes (a concurrent lookup may still
  * be in it).  Both give the same answer: the highest matching spec.
+ * While one thread builds, the others do not wait for the lock: they go
+ * on with the combined regex (a parallel restorecon's second thread
+ * would otherwise stand still for the whole build).
  */
 #define FC_DFA_EAGER 16
 #define FC_DFA_WARMUP 64

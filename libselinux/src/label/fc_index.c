@@ -616,7 +616,13 @@ static int64_t node_match(struct fc_data *d, struct fc_node *n,
 	    __atomic_add_fetch(&n->uses, 1, __ATOMIC_RELAXED) <= FC_DFA_WARMUP)
 		goto warm;
 	if (stage != FC_NODE_BUILT) {
-		pthread_mutex_lock(&d->lock);
+		/* While another thread builds the automata (tens of ms for
+		 * a large node), the warm regex answers instead of waiting
+		 * for the lock. */
+		if (stage != FC_NODE_WARM)
+			pthread_mutex_lock(&d->lock);
+		else if (pthread_mutex_trylock(&d->lock))
+			goto warm;
 		node_prepare(d, n);
 		pthread_mutex_unlock(&d->lock);
 		stage = __atomic_load_n(&n->built, __ATOMIC_ACQUIRE);

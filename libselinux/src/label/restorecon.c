@@ -1,7 +1,7 @@
 /* label/restorecon.c: selinux_restorecon and its settings. */
 #include <dirent.h>
+#include <stdarg.h>
 #include <fcntl.h>
-#include <fts.h>
 #include <libgen.h>
 #include <limits.h>
 #include <string.h>
@@ -56,16 +56,28 @@ static bool rc_custom_read;
  * The reference calls the log callback under a process-wide mutex, so a
  * callback that prints in pieces is never interleaved by the threads of
  * selinux_restorecon_parallel.  core_log takes no lock; until it does,
- * this file's messages are serialized here.  A leaf lock: nothing else
- * is taken while it is held.
+ * this file's messages are serialized here - the callback only: each
+ * thread formats its message before it takes the lock (setfiles -v
+ * prints a line per file, and two threads waited on each other's
+ * formatting).  A leaf lock: nothing else is taken while it is held.
  */
 static pthread_mutex_t rc_log_lock = PTHREAD_MUTEX_INITIALIZER;
-#define rc_log(...)                                                            \
-	do {                                                                   \
-		pthread_mutex_lock(&rc_log_lock);                              \
-		core_log(__VA_ARGS__);                                         \
-		pthread_mutex_unlock(&rc_log_lock);                            \
-	} while (0)
+
+static void _printf_(2, 3) rc_log(int type, const char *fmt, ...)
+{
+	char msg[1024], *big;
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	core_log_format(msg, sizeof(msg), &big, fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&rc_log_lock);
+	core_log_str(type, big ? big : msg);
+	pthread_mutex_unlock(&rc_log_lock);
+	free(big);
+	errno = saved;
+}
 
 /*
  * The inode -> context table of ADD_ASSOC, per walk.  Every file of a
@@ -467,9 +479,8 @@ struct walk {
 	dev_t dev;		   /* XDEV: the device the walk started on */
 	size_t nthreads;
 	struct statfs sfs;
-	FTS *fts;
-	/* Guarded by lock, with the fts stream itself (one thread) or the
-	 * directories waiting to be read (several: par_*). */
+	/* Guarded by lock, with the directories waiting to be read (several
+	 * threads: par_*). */
 	pthread_mutex_t lock;
 	pthread_cond_t cv;
 	struct pdir *todo;
@@ -513,8 +524,13 @@ static void progress(struct walk *w)
  * Check and fix one file.  0 (also "no spec matches"), or -errno after
  * logging why.
  */
+/*
+ * path: the entry's full path; dirfd and name, when dirfd >= 0, the same
+ * entry as a name in a directory the walk holds open (its label is read
+ * relative to it, core_xattr_get_at).
+ */
 static int restore_one(struct walk *w, const char *path, const struct stat *st,
-		       bool first)
+		       bool first, int dirfd, const char *name)
 {
 	_cleanup_free_ char *newcon = NULL, *curcon = NULL;
 	const char *key = path;
@@ -568,7 +584,7 @@ static int restore_one(struct walk *w, const char *path, const struct stat *st,
 	if (F(w, LOG_MATCHES))
 		rc_log(SELINUX_INFO, "%s matched by %s\n", path, newcon);
 
-	n = core_xattr_get(path, -1, CORE_XATTR_NOFOLLOW, &curcon);
+	n = core_xattr_get_at(dirfd, name, path, &curcon);
 	if (n < 0 && n != -ENODATA) {
 		r = (int)n;
 		goto err;
@@ -648,113 +664,6 @@ static bool digest_matches(struct walk *w, const char *path)
 	return match;
 }
 
-/*
- * The walk of one thread reads one fts stream, an entry at a time, and
- * lets fts stat everything: its messages keep exactly the order of the
- * stream.  (Several threads: par_walk.)  The stream is read under
- * w->lock, as restore_one's counters are kept there too.
- */
-struct item {
-	size_t off;	/* of the path in the batch's buffer */
-	int r;		/* restore_one's result; < 0 already: too long */
-	bool first;	/* a root of the walk */
-	struct stat st;
-};
-
-struct batch {
-	size_t n, used;	   /* items taken, bytes of buf used */
-	size_t max, bytes; /* capacity of it[] and buf */
-	struct item *it;
-	char *buf;
-};
-
-/*
- * Take entries off the stream into b: the checks a directory needs
- * before fts reads it (exclusions, XDEV, digests) are made here, under
- * w->lock, as fts_set must come before the next fts_read.  false when
- * the stream ended or the walk aborted and nothing was taken.
- */
-static bool take(struct walk *w, struct batch *b)
-{
-	FTSENT *e;
-
-	b->n = b->used = 0;
-	while (b->n < b->max && b->bytes - b->used >= PATH_MAX && !w->abort &&
-	       (e = fts_read(w->fts)) != NULL) {
-		struct item *it = &b->it[b->n];
-
-		switch (e->fts_info) {
-		case FTS_DC:
-			rc_log(SELINUX_ERROR, "Directory cycle on %s.\n",
-			       e->fts_path);
-			w->error = -ELOOP;
-			__atomic_store_n(&w->abort, true, __ATOMIC_RELAXED);
-			continue;
-		case FTS_DP:
-			continue;
-		case FTS_DNR:
-			rc_log(SELINUX_ERROR, "Could not read %s: %s.\n",
-			       e->fts_path, strerror(e->fts_errno));
-			fts_set(w->fts, e, FTS_SKIP);
-			continue;
-		case FTS_NS:
-			rc_log(SELINUX_ERROR, "Could not stat %s: %s.\n",
-			       e->fts_path, strerror(e->fts_errno));
-			fts_set(w->fts, e, FTS_SKIP);
-			continue;
-		case FTS_ERR:
-			rc_log(SELINUX_ERROR, "Error on %s: %s.\n", e->fts_path,
-			       strerror(e->fts_errno));
-			fts_set(w->fts, e, FTS_SKIP);
-			continue;
-		case FTS_D:
-			/* FTS_XDEV still returns the mount point itself; the
-			 * reference leaves it alone too. */
-			if (F(w, XDEV) && e->fts_dev != w->dev) {
-				fts_set(w->fts, e, FTS_SKIP);
-				continue;
-			}
-			if (w->sfs.f_type == SYSFS_MAGIC &&
-			    !selabel_partial_match(w->h, e->fts_path)) {
-				fts_set(w->fts, e, FTS_SKIP);
-				continue;
-			}
-			if (lbl_rc_excluded(e->fts_path)) {
-				fts_set(w->fts, e, FTS_SKIP);
-				continue;
-			}
-			if (w->digest && digest_matches(w, e->fts_path) &&
-			    !F(w, IGNORE_DIGEST)) {
-				rc_log(SELINUX_INFO,
-				       "Skipping restorecon on directory(%s)\n",
-				       e->fts_path);
-				fts_set(w->fts, e, FTS_SKIP);
-				continue;
-			}
-			break;
-		default:
-			break;
-		}
-		it->first = e->fts_level == 0;
-		it->off = b->used;
-		it->r = 0;
-		if (e->fts_pathlen >= PATH_MAX) {
-			rc_log(SELINUX_ERROR,
-			       "Could not set context for %s:  %s\n",
-			       e->fts_path, strerror(ENAMETOOLONG));
-			it->r = -ENAMETOOLONG;
-			b->buf[b->used++] = '\0';
-		} else {
-			memcpy(b->buf + b->used, e->fts_path,
-			       e->fts_pathlen + 1);
-			b->used += e->fts_pathlen + 1;
-			it->st = *e->fts_statp;
-		}
-		b->n++;
-	}
-	return b->n > 0;
-}
-
 /* A failed entry's fate, as the flags say.  Caller holds w->lock. */
 static void account(struct walk *w, int r)
 {
@@ -766,44 +675,6 @@ static void account(struct walk *w, int r)
 	} else {
 		w->error = r;
 	}
-}
-
-/* The walk of one thread: the stream's entries, one at a time. */
-static void *walk_thread(void *arg)
-{
-	struct walk *w = arg;
-	struct item one;
-	char path[PATH_MAX];
-	struct batch b = {
-	    .max = 1, .bytes = sizeof(path), .it = &one, .buf = path};
-
-	pthread_mutex_lock(&w->lock);
-	while (take(w, &b)) {
-		size_t done;
-
-		pthread_mutex_unlock(&w->lock);
-		for (done = 0; done < b.n; done++) {
-			struct item *it = &b.it[done];
-			const char *p = b.buf + it->off;
-
-			/* Another worker's ABORT_ON_ERROR stops this one. */
-			if (__atomic_load_n(&w->abort, __ATOMIC_RELAXED))
-				break;
-			if (it->r < 0)
-				continue;
-			it->r = restore_one(w, p, &it->st, it->first);
-			if (it->r < 0 && F(w, ABORT_ON_ERROR)) {
-				done++;
-				break;
-			}
-		}
-		pthread_mutex_lock(&w->lock);
-		for (size_t i = 0; i < done; i++)
-			if (b.it[i].r < 0)
-				account(w, b.it[i].r);
-	}
-	pthread_mutex_unlock(&w->lock);
-	return NULL;
 }
 
 /*
@@ -920,9 +791,10 @@ static struct pdir *pdir_new(const char *path, size_t len,
 
 /* Restores one entry, accounting a failure as the flags say. */
 static void par_restore(struct walk *w, const char *path,
-			const struct stat *st, bool first)
+			const struct stat *st, bool first, int dirfd,
+			const char *name)
 {
-	int r = restore_one(w, path, st, first);
+	int r = restore_one(w, path, st, first, dirfd, name);
 
 	if (r < 0) {
 		pthread_mutex_lock(&w->lock);
@@ -982,12 +854,12 @@ static struct pdir *par_entries(struct walk *w, struct pdir *d, int fd,
 			continue;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			par_restore(w, path, &st, false);
+			par_restore(w, path, &st, false, fd, names);
 			continue;
 		}
 		if (!par_dir_ok(w, path, &st, d))
 			continue;
-		par_restore(w, path, &st, false);
+		par_restore(w, path, &st, false, fd, names);
 		sub = pdir_new(path, len + 1 + n, &st, d);
 		if (!sub) {
 			pthread_mutex_lock(&w->lock);
@@ -1021,11 +893,11 @@ static void par_push(struct walk *w, struct pdir *list, size_t n)
 }
 
 /*
- * The names of directory d (open as dir), NUL-separated, into *names
+ * The names of directory path (open as dir), NUL-separated, into *names
  * (malloc'd); their number, or -1 after an error was logged and
  * accounted.
  */
-static ssize_t par_list(struct walk *w, struct pdir *d, DIR *dir,
+static ssize_t par_list(struct walk *w, const char *path, DIR *dir,
 			char **names)
 {
 	size_t used = 0, cap = 0, n = 0;
@@ -1058,7 +930,7 @@ static ssize_t par_list(struct walk *w, struct pdir *d, DIR *dir,
 		n++;
 	}
 	if (errno)
-		rc_log(SELINUX_ERROR, "Error on %s: %s.\n", d->path,
+		rc_log(SELINUX_ERROR, "Error on %s: %s.\n", path,
 		       strerror(errno));
 	*names = buf;
 	return (ssize_t)n;
@@ -1089,7 +961,7 @@ static void par_read(struct walk *w, struct pdir *d)
 	if (d->names) {
 		found = par_entries(w, d, fd, d->names, d->nnames);
 	} else {
-		n = par_list(w, d, dir, &names);
+		n = par_list(w, d->path, dir, &names);
 		if (n < 0)
 			goto out;
 		/* The chunks after the first, each with its own names. */
@@ -1188,12 +1060,12 @@ static void par_walk(struct walk *w, const char *path, const struct stat *st)
 
 	pthread_cond_init(&w->cv, NULL);
 	if (!S_ISDIR(st->st_mode)) {
-		par_restore(w, path, st, true);
+		par_restore(w, path, st, true, -1, NULL);
 		goto out;
 	}
 	if (!par_dir_ok(w, path, st, NULL))
 		goto out;
-	par_restore(w, path, st, true);
+	par_restore(w, path, st, true, -1, NULL);
 	root = pdir_new(path, strlen(path), st, NULL);
 	if (!root) {
 		w->error = -ENOMEM;
@@ -1218,6 +1090,218 @@ static void par_walk(struct walk *w, const char *path, const struct stat *st)
 		pdir_put(d);
 	}
 out:
+	pthread_cond_destroy(&w->cv);
+}
+
+/*
+ * The walk of one thread: the entries in fts's order - a directory, then
+ * each of its entries in the order readdir gives them, a subdirectory's
+ * whole tree before the next entry - with fts's messages, so that they
+ * come in the order of the reference's walk (fts_open with FTS_PHYSICAL |
+ * FTS_NOCHDIR, no comparison).  But fts in that mode stats every entry
+ * by its full path, a walk of the path from / each time; here a
+ * directory is held open while its entries are handled, and they are
+ * stat'ed, and their labels read (core_xattr_get_at), relative to it.
+ * An explicit stack, not recursion: a tree may be as deep as PATH_MAX
+ * allows.  Below SEQ_OPEN_DEPTH levels a directory is closed once
+ * listed and its entries go by full path, so that a deep tree does not
+ * hold a descriptor per level.
+ */
+#define SEQ_OPEN_DEPTH 64
+
+struct seq_dir {
+	DIR *dir;	  /* NULL: closed once listed */
+	int fd;		  /* dirfd(dir), or -1: entries by full path */
+	char *names;	  /* its entries, NUL-separated (par_list) */
+	const char *next; /* the next of them */
+	size_t left;	  /* how many are left */
+	size_t len;	  /* its path's length, without a final '/' */
+	dev_t dev;
+	ino_t ino;
+};
+
+struct seq_walk {
+	struct walk *w;
+	struct seq_dir *dirs; /* the stack: the directories being read */
+	size_t n, cap;
+	char *path; /* PATH_MAX bytes: the entry at hand's full path */
+};
+
+/*
+ * A directory found (sw->path, st): whether to restore and enter it, as
+ * the reference's walk decides on fts's FTS_D (and FTS_DC before it).
+ */
+static bool seq_dir_ok(struct seq_walk *sw, const struct stat *st)
+{
+	struct walk *w = sw->w;
+	const char *path = sw->path;
+	bool skip;
+
+	for (size_t i = 0; i < sw->n; i++)
+		if (sw->dirs[i].dev == st->st_dev &&
+		    sw->dirs[i].ino == st->st_ino) {
+			rc_log(SELINUX_ERROR, "Directory cycle on %s.\n", path);
+			w->error = -ELOOP;
+			__atomic_store_n(&w->abort, true, __ATOMIC_RELAXED);
+			return false;
+		}
+	if (F(w, XDEV) && st->st_dev != w->dev)
+		return false;
+	if (w->sfs.f_type == SYSFS_MAGIC && !selabel_partial_match(w->h, path))
+		return false;
+	if (lbl_rc_excluded(path))
+		return false;
+	if (!w->digest)
+		return true;
+	pthread_mutex_lock(&w->lock);
+	skip = digest_matches(w, path) && !F(w, IGNORE_DIGEST);
+	pthread_mutex_unlock(&w->lock);
+	if (skip)
+		rc_log(SELINUX_INFO, "Skipping restorecon on directory(%s)\n",
+		       path);
+	return !skip;
+}
+
+static void seq_leave(struct seq_dir *d)
+{
+	if (d->dir)
+		closedir(d->dir);
+	free(d->names);
+}
+
+/*
+ * Enter the directory sw->path (len bytes; name in parent, an open
+ * directory, or parent -1): list it on top of the stack.  A directory
+ * that cannot be read is logged as fts's FTS_DNR and left.
+ */
+static void seq_enter(struct seq_walk *sw, size_t len, const struct stat *st,
+		      int parent, const char *name)
+{
+	struct walk *w = sw->w;
+	struct seq_dir *d;
+	ssize_t k;
+	int fd;
+
+	if (sw->n == sw->cap) {
+		size_t c = sw->cap ? 2 * sw->cap : 16;
+		struct seq_dir *v = reallocarray(sw->dirs, c, sizeof(*v));
+
+		if (!v) {
+			w->error = -ENOMEM;
+			__atomic_store_n(&w->abort, true, __ATOMIC_RELAXED);
+			return;
+		}
+		sw->dirs = v;
+		sw->cap = c;
+	}
+	d = &sw->dirs[sw->n];
+	fd = parent >= 0 ? openat(parent, name, O_RDONLY | O_DIRECTORY |
+						    O_NOFOLLOW | O_CLOEXEC)
+			 : open(sw->path,
+				O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || !(d->dir = fdopendir(fd))) {
+		rc_log(SELINUX_ERROR, "Could not read %s: %s.\n", sw->path,
+		       strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	d->names = NULL;
+	k = par_list(w, sw->path, d->dir, &d->names);
+	if (k < 0) {
+		closedir(d->dir);
+		return;
+	}
+	d->fd = fd;
+	if (sw->n >= SEQ_OPEN_DEPTH) {
+		closedir(d->dir);
+		d->dir = NULL;
+		d->fd = -1;
+	}
+	d->next = d->names;
+	d->left = (size_t)k;
+	/* "/" and "dir/": the entries are "/name", "dir/name" */
+	d->len = len && sw->path[len - 1] == '/' ? len - 1 : len;
+	d->dev = st->st_dev;
+	d->ino = st->st_ino;
+	sw->n++;
+}
+
+/* The next entry of the directory on top of the stack. */
+static void seq_step(struct seq_walk *sw)
+{
+	struct seq_dir *d = &sw->dirs[sw->n - 1];
+	struct walk *w = sw->w;
+	const char *name = d->next;
+	size_t nl = strlen(name), len = d->len;
+	int fd = d->fd;
+	struct stat st;
+
+	d->next += nl + 1;
+	d->left--;
+	if (len + 1 + nl >= PATH_MAX) {
+		/* fts's lstat of the full path fails: FTS_NS */
+		char *full = NULL;
+
+		if (asprintf(&full, "%.*s/%s", (int)len, sw->path, name) >= 0) {
+			rc_log(SELINUX_ERROR, "Could not stat %s: %s.\n", full,
+			       strerror(ENAMETOOLONG));
+			free(full);
+		}
+		return;
+	}
+	sw->path[len] = '/';
+	memcpy(sw->path + len + 1, name, nl + 1);
+	if (fstatat(fd >= 0 ? fd : AT_FDCWD, fd >= 0 ? name : sw->path, &st,
+		    AT_SYMLINK_NOFOLLOW) < 0) {
+		rc_log(SELINUX_ERROR, "Could not stat %s: %s.\n", sw->path,
+		       strerror(errno));
+		return;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		par_restore(w, sw->path, &st, false, fd, name);
+		return;
+	}
+	if (!seq_dir_ok(sw, &st))
+		return;
+	par_restore(w, sw->path, &st, false, fd, name);
+	if (!__atomic_load_n(&w->abort, __ATOMIC_RELAXED))
+		seq_enter(sw, len + 1 + nl, &st, fd, name);
+}
+
+/* The walk from root (lstat'ed into st) in one thread. */
+static void seq_walk(struct walk *w, const char *root, const struct stat *st)
+{
+	struct seq_walk sw = {.w = w};
+
+	pthread_cond_init(&w->cv, NULL); /* par_list's failure broadcasts */
+	if (!S_ISDIR(st->st_mode)) {
+		par_restore(w, root, st, true, -1, NULL);
+		goto out;
+	}
+	sw.path = malloc(PATH_MAX);
+	if (!sw.path) {
+		w->error = -ENOMEM;
+		goto out;
+	}
+	/* the root was lstat'ed: its path is shorter than PATH_MAX */
+	snprintf(sw.path, PATH_MAX, "%s", root);
+	if (!seq_dir_ok(&sw, st))
+		goto out;
+	par_restore(w, root, st, true, -1, NULL);
+	if (!__atomic_load_n(&w->abort, __ATOMIC_RELAXED))
+		seq_enter(&sw, strlen(sw.path), st, -1, NULL);
+	while (sw.n && !__atomic_load_n(&w->abort, __ATOMIC_RELAXED)) {
+		if (!sw.dirs[sw.n - 1].left)
+			seq_leave(&sw.dirs[--sw.n]);
+		else
+			seq_step(&sw);
+	}
+	while (sw.n)
+		seq_leave(&sw.dirs[--sw.n]);
+out:
+	free(sw.dirs);
+	free(sw.path);
 	pthread_cond_destroy(&w->cv);
 }
 
@@ -1367,8 +1451,9 @@ static int restorecon_common(const char *pathname, unsigned int flags,
 
 	w.dev = st.st_dev;
 	if (!F(&w, RECURSE)) {
-		r = lbl_rc_excluded(path) ? 0
-					  : restore_one(&w, path, &st, true);
+		r = lbl_rc_excluded(path)
+			? 0
+			: restore_one(&w, path, &st, true, -1, NULL);
 		goto out;
 	}
 	if (!S_ISLNK(st.st_mode) && statfs(path, &w.sfs) < 0) {
@@ -1389,25 +1474,10 @@ static int restorecon_common(const char *pathname, unsigned int flags,
 		nthreads = n > 0 ? (size_t)n : 1;
 	}
 	w.nthreads = nthreads;
-	if (nthreads > 1) {
+	if (nthreads > 1)
 		par_walk(&w, path, &st);
-	} else {
-		char *paths[] = {path, NULL};
-		int ff = FTS_PHYSICAL | FTS_NOCHDIR;
-
-		if (F(&w, XDEV))
-			ff |= FTS_XDEV;
-		w.fts = fts_open(paths, ff, NULL);
-		if (!w.fts) {
-			r = -errno;
-			rc_log(SELINUX_ERROR,
-			       "fts error while labeling %s: %s\n", path,
-			       strerror(-r));
-			goto out;
-		}
-		walk_thread(&w);
-		fts_close(w.fts);
-	}
+	else
+		seq_walk(&w, path, &st);
 	r = w.error;
 
 	if (F(&w, PROGRESS) && F(&w, MASS_RELABEL))

@@ -10,6 +10,7 @@
 #include <check.h>
 #include <selinux/selinux.h>
 
+#include "core/internal.h"
 #include "fixture.h"
 
 #define LABEL "system_u:object_r:etc_t:s0"
@@ -286,6 +287,69 @@ START_TEST(test_getpeercon_errors)
 }
 END_TEST
 
+/* core_xattr_get_at: relative to a directory (getxattrat where the
+ * kernel has it), the same answers as by path. ----------------------- */
+
+START_TEST(test_get_at_same_as_by_path)
+{
+	char *a = NULL, *b = NULL;
+	int dfd;
+
+	label("f", LABEL, sizeof(LABEL));
+	ck_assert_int_eq(symlink("f", fx_path("l")), 0);
+	label("l", "system_u:object_r:link_t:s0", 27);
+	fx_writes("u", "");
+	dfd = open(fx_path(""), O_RDONLY | O_DIRECTORY);
+	ck_assert_int_ge(dfd, 0);
+	/* twice: the first call may find the kernel without getxattrat */
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(core_xattr_get_at(dfd, "f", fx_path("f"), &a),
+				 27);
+		ck_assert_str_eq(a, LABEL);
+		free(a);
+		a = NULL;
+		/* the link itself, not what it points at */
+		ck_assert_int_eq(core_xattr_get_at(dfd, "l", fx_path("l"), &a),
+				 27);
+		ck_assert_str_eq(a, "system_u:object_r:link_t:s0");
+		free(a);
+		a = NULL;
+		ck_assert_int_eq(core_xattr_get_at(dfd, "u", fx_path("u"), &a),
+				 -ENODATA);
+		ck_assert_ptr_null(a);
+		ck_assert_int_eq(
+		    core_xattr_get_at(dfd, "none", fx_path("none"), &a),
+		    -ENOENT);
+	}
+	/* no directory: by path */
+	ck_assert_int_eq(core_xattr_get_at(-1, "ignored", fx_path("f"), &b),
+			 27);
+	ck_assert_str_eq(b, LABEL);
+	free(b);
+	ck_assert_int_eq(core_xattr_get_at(dfd, "f", fx_path("f"), NULL),
+			 -EINVAL);
+	close(dfd);
+}
+END_TEST
+
+START_TEST(test_get_at_grows)
+{
+	/* A label longer than the first guess (256) is read whole. */
+	char big[1000], *a = NULL;
+	int dfd;
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	label("f", big, sizeof(big));
+	dfd = open(fx_path(""), O_RDONLY | O_DIRECTORY);
+	ck_assert_int_eq(core_xattr_get_at(dfd, "f", fx_path("f"), &a),
+			 (int)sizeof(big));
+	ck_assert_str_eq(a, big);
+	free(a);
+	close(dfd);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("core_xattr");
@@ -313,6 +377,12 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_setfilecon_null_is_einval);
 	tcase_add_test(tc, test_setfilecon_missing_is_enoent);
 	tcase_add_test(tc, test_setfilecon_unsupported_fs);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("get_at");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_get_at_same_as_by_path);
+	tcase_add_test(tc, test_get_at_grows);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("getpeercon");
