@@ -63,18 +63,70 @@ static bool rc_custom_read;
  */
 static pthread_mutex_t rc_log_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/*
+ * A thread of a parallel walk keeps its messages in a batch of its own
+ * and hands them to the callback RC_BATCH_MSGS at a time, under one
+ * taking of the lock: setfiles -v prints a line per file, and its
+ * stdout (the FILE, its buffer) went from one core to the other at every
+ * line.  Each thread's messages keep their order; the threads' order
+ * among themselves was never fixed.  A thread flushes its batch before
+ * it waits for work and when it ends.
+ */
+#define RC_BATCH_MSGS 64
+#define RC_BATCH_BYTES 16384
+struct rc_batch {
+	size_t used, n;
+	char buf[RC_BATCH_BYTES]; /* per message: its type (an int), its
+				   * text with the NUL */
+};
+static __thread struct rc_batch *rc_batch_mine;
+
+static void rc_batch_flush(struct rc_batch *b)
+{
+	size_t off = 0;
+	int type;
+
+	if (!b || !b->n)
+		return;
+	pthread_mutex_lock(&rc_log_lock);
+	for (size_t i = 0; i < b->n; i++) {
+		memcpy(&type, b->buf + off, sizeof(type));
+		off += sizeof(type);
+		core_log_str(type, b->buf + off);
+		off += strlen(b->buf + off) + 1;
+	}
+	pthread_mutex_unlock(&rc_log_lock);
+	b->n = b->used = 0;
+}
+
 static void _printf_(2, 3) rc_log(int type, const char *fmt, ...)
 {
+	struct rc_batch *b = rc_batch_mine;
 	char msg[1024], *big;
 	int saved = errno;
+	const char *m;
+	size_t len;
 	va_list ap;
 
 	va_start(ap, fmt);
 	core_log_format(msg, sizeof(msg), &big, fmt, ap);
 	va_end(ap);
-	pthread_mutex_lock(&rc_log_lock);
-	core_log_str(type, big ? big : msg);
-	pthread_mutex_unlock(&rc_log_lock);
+	m = big ? big : msg;
+	len = strlen(m) + 1;
+	if (b && sizeof(type) + len <= RC_BATCH_BYTES) {
+		if (b->n == RC_BATCH_MSGS ||
+		    RC_BATCH_BYTES - b->used < sizeof(type) + len)
+			rc_batch_flush(b);
+		memcpy(b->buf + b->used, &type, sizeof(type));
+		memcpy(b->buf + b->used + sizeof(type), m, len);
+		b->used += sizeof(type) + len;
+		b->n++;
+	} else {
+		rc_batch_flush(b);
+		pthread_mutex_lock(&rc_log_lock);
+		core_log_str(type, m);
+		pthread_mutex_unlock(&rc_log_lock);
+	}
 	free(big);
 	errno = saved;
 }
@@ -1026,11 +1078,22 @@ out:
 static void *par_thread(void *arg)
 {
 	struct walk *w = arg;
+	struct rc_batch *b = malloc(sizeof(*b)); /* NULL: log at once */
 
+	if (b)
+		b->n = b->used = 0;
+	rc_batch_mine = b;
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
 		struct pdir *d;
 
+		if (!w->todo && w->pending && !w->abort && b && b->n) {
+			/* (rc_log_lock is a leaf lock: not under w->lock) */
+			pthread_mutex_unlock(&w->lock);
+			rc_batch_flush(b);
+			pthread_mutex_lock(&w->lock);
+			continue;
+		}
 		while (!w->todo && w->pending && !w->abort)
 			pthread_cond_wait(&w->cv, &w->lock);
 		if (!w->todo || w->abort)
@@ -1048,6 +1111,9 @@ static void *par_thread(void *arg)
 		pdir_put(d);
 	}
 	pthread_mutex_unlock(&w->lock);
+	rc_batch_flush(b);
+	rc_batch_mine = NULL;
+	free(b);
 	return NULL;
 }
 
