@@ -136,6 +136,11 @@ def run(a, ours, tmp):
 
     confs = [('bare', t) for t in (1, 2)] + [('ours', t) for t in (1, 2)]
     confs += [('stream', 2), ('spin', 1), ('spin', 2)]
+    cpus = sorted(os.sched_getaffinity(0))[:2]
+    if len(cpus) == 2:
+        # -T 1 on each of the two CPUs that -T 2 uses: the cores of a VM
+        # need not be equally fast, and -T 2 can at best add them up.
+        confs += [('pin0', 1), ('pin1', 1)]
     if not a.no_debian:
         confs += [('Debian', t) for t in (1, 2)]
     res = {c: [] for c in confs}
@@ -152,11 +157,15 @@ def run(a, ours, tmp):
                 cmd = [bare, '-s'] + trees
             elif who == 'spin':
                 cmd = [spin, str(t)]
+            elif who.startswith('pin'):
+                cmd = ['taskset', '-c', str(cpus[int(who[3:])]), setfiles,
+                       '-n', '-v', '-T', '1', fc] + trees
             else:
                 cmd = [setfiles, '-n', '-v', '-T', str(t), fc] + trees
             if a.rt and who != 'Debian':
                 cmd = ['chrt', '-f', '50'] + cmd
-            res[c].append(timed(cmd, envs.get(who, base), out))
+            env = envs['ours'] if who.startswith('pin') else envs.get(who, base)
+            res[c].append(timed(cmd, env, out))
             outs[c] = out
     nlines = sum(1 for _ in open(outs[('bare', 1)], 'rb'))
     print(f'load after:  {load()}; {nlines} entries')
@@ -178,6 +187,8 @@ def run(a, ours, tmp):
         name = (f'bare walk -T {c[1]}' if c[0] == 'bare' else
                 'fts stream alone' if c[0] == 'stream' else
                 f'cpu-bound spin -T {c[1]}' if c[0] == 'spin' else
+                f'setfiles ours -T 1, CPU {cpus[int(c[0][3:])]}'
+                if c[0].startswith('pin') else
                 f'setfiles {c[0]} -T {c[1]}')
         print(f'  {name:<26} {w:>9.3f}s {cpu:>14.3f}s {len(res[c]):>5}')
     o1, o2, b1 = best[('ours', 1)], best[('ours', 2)], best[('bare', 1)]
@@ -195,6 +206,15 @@ def run(a, ours, tmp):
     # so -T 1 / -T 2 is at most cpu(-T 1) / (cpu(-T 2) / 2) on an idle
     # machine.  The fts stream alone is what a walk sharing one stream
     # (the bare walk's -T 2, our walk before) cannot spread.
+    if ('pin0', 1) in best:
+        # Two cores of speeds 1/x and 1/y finish work x alone takes in
+        # xy / (x + y): at best 1 + x / y times faster than the first.
+        x, y = best[('pin0', 1)][0], best[('pin1', 1)][0]
+        print(f'-T 1 on CPU {cpus[0]} {x:.3f}s, on CPU {cpus[1]} {y:.3f}s: '
+              f'two threads on these cores can be at most {1 + x / y:.2f}x '
+              f'faster than -T 1 on CPU {cpus[0]}; ours -T 2 is '
+              f'{x / o2[0]:.2f}x faster, {(x * y / (x + y)) / o2[0]:.2f} of '
+              f'that bound')
     print(f'-T 2 can be at most {o1[1] / (o2[1] / 2):.2f}x faster than '
           f'-T 1 (cpu {o1[1]:.3f}s / ({o2[1]:.3f}s / 2)); the fts stream '
           f'alone: {best[("stream", 2)][1]:.3f}s cpu')
