@@ -985,6 +985,10 @@ int fc_dfa_build(const char *const *re, const uint32_t *spec,
 	if (r >= 0) {
 		mark_univ(&b);
 		byte_classes(&b, a);
+		/* rows must fit in 16 bits (below): give up as soon as the
+		 * states would not, rather than after the whole build */
+		if (max_states > 65536 / a->ncls)
+			max_states = 65536 / a->ncls;
 		r = determinize(&b, a, max_states);
 	}
 	/* The table holds each target's row offset (fc.h): every offset must
