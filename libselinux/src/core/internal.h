@@ -70,7 +70,14 @@ int core_procattr_set_trans(const char *attr, const char *con);
 void core_set_proc_root(const char *dir);
 
 /* xattr.c: the security.selinux attribute. */
-enum core_xattr_how { CORE_XATTR_FOLLOW, CORE_XATTR_NOFOLLOW, CORE_XATTR_FD };
+/* CORE_XATTR_AT (get only): path is a name in the directory open as fd,
+ * read through getxattrat(2) (-ENOSYS without it); see core_xattr_get_at. */
+enum core_xattr_how {
+	CORE_XATTR_FOLLOW,
+	CORE_XATTR_NOFOLLOW,
+	CORE_XATTR_FD,
+	CORE_XATTR_AT
+};
 ssize_t core_xattr_get(const char *path, int fd, enum core_xattr_how how,
 		       char **con);
 int core_xattr_set(const char *path, int fd, enum core_xattr_how how,

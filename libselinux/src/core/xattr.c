@@ -10,12 +10,17 @@
 
 #define XATTR_NAME_SELINUX "security.selinux"
 
-/* path (FOLLOW, NOFOLLOW) or the descriptor fd (CORE_XATTR_FD). */
+static ssize_t xget_at(int dirfd, const char *name, void *buf, size_t size);
+
+/* path (FOLLOW, NOFOLLOW), the descriptor fd (CORE_XATTR_FD), or the
+ * entry path of the directory fd (CORE_XATTR_AT). */
 static ssize_t xget(const char *path, int fd, enum core_xattr_how how,
 		    void *buf, size_t size)
 {
 	if (how == CORE_XATTR_FD)
 		return fgetxattr(fd, XATTR_NAME_SELINUX, buf, size);
+	if (how == CORE_XATTR_AT)
+		return xget_at(fd, path, buf, size);
 	if (how == CORE_XATTR_NOFOLLOW)
 		return lgetxattr(path, XATTR_NAME_SELINUX, buf, size);
 	return getxattr(path, XATTR_NAME_SELINUX, buf, size);
@@ -24,6 +29,10 @@ static ssize_t xget(const char *path, int fd, enum core_xattr_how how,
 static int xset(const char *path, int fd, enum core_xattr_how how,
 		const char *con, size_t size)
 {
+	if (how == CORE_XATTR_AT) {
+		errno = EINVAL; /* no caller sets labels that way */
+		return -1;
+	}
 	if (how == CORE_XATTR_FD)
 		return fsetxattr(fd, XATTR_NAME_SELINUX, con, size, 0);
 	if (how == CORE_XATTR_NOFOLLOW)
@@ -199,42 +208,17 @@ static ssize_t xget_at(int dirfd, const char *name, void *buf, size_t size)
 ssize_t core_xattr_get_at(int dirfd, const char *name, const char *path,
 			  char **con)
 {
-	_cleanup_free_ char *buf = NULL;
-	size_t size = 256;
 	ssize_t n;
 
-	if (!con)
-		return -EINVAL;
-	if (dirfd < 0 || !__atomic_load_n(&have_getxattrat, __ATOMIC_RELAXED))
-		return core_xattr_get(path, -1, CORE_XATTR_NOFOLLOW, con);
-	for (;;) {
-		char *bigger = realloc(buf, size + 1);
-
-		if (!bigger)
-			return -ENOMEM;
-		buf = bigger;
-		n = xget_at(dirfd, name, buf, size);
-		if (n < 0 && (errno == ENOSYS || errno == EPERM)) {
-			/* An older kernel, or a seccomp filter refusing the
-			 * call it does not know (ENOSYS, or EPERM for some):
-			 * by path from now on. */
-			__atomic_store_n(&have_getxattrat, false,
-					 __ATOMIC_RELAXED);
-			return core_xattr_get(path, -1, CORE_XATTR_NOFOLLOW,
-					      con);
-		}
-		if (n >= 0 || errno != ERANGE)
-			break;
-		n = xget_at(dirfd, name, NULL, 0);
-		if (n < 0)
-			return -errno;
-		size = (size_t)n + 1;
+	if (dirfd >= 0 && __atomic_load_n(&have_getxattrat, __ATOMIC_RELAXED)) {
+		n = core_xattr_get(name, dirfd, CORE_XATTR_AT, con);
+		if (n != -ENOSYS && n != -EPERM)
+			return n;
+		/* An older kernel, or a seccomp filter refusing the call
+		 * it does not know (ENOSYS, or EPERM for some): by path
+		 * from now on.  (A file that refuses its label with EPERM
+		 * refuses it by path too.) */
+		__atomic_store_n(&have_getxattrat, false, __ATOMIC_RELAXED);
 	}
-	if (n < 0)
-		return -errno;
-	if (n == 0)
-		return -ENOTSUP;
-	buf[n] = '\0';
-	*con = TAKE_PTR(buf);
-	return n;
+	return core_xattr_get(path, -1, CORE_XATTR_NOFOLLOW, con);
 }

@@ -792,16 +792,38 @@ static void par_fail(struct walk *w, int r)
  * whether it is to be restored, and to be read.  fts's reader made these
  * checks under the lock; digest_matches still needs it.
  */
-static bool par_dir_ok(struct walk *w, const char *path, const struct stat *st,
-		       struct pdir *parent)
+/* The walk leaves a directory found alone, silently: another file
+ * system under XDEV, sysfs where no spec reaches, an excluded path. */
+static bool dir_left_out(struct walk *w, const char *path,
+			 const struct stat *st)
+{
+	return (F(w, XDEV) && st->st_dev != w->dev) ||
+	       (w->sfs.f_type == SYSFS_MAGIC &&
+		!selabel_partial_match(w->h, path)) ||
+	       lbl_rc_excluded(path);
+}
+
+/* Whether a directory's stored digest lets the walk skip it (said so);
+ * takes w->lock for digest_matches. */
+static bool dir_digest_skip(struct walk *w, const char *path)
 {
 	bool skip;
 
-	if (F(w, XDEV) && st->st_dev != w->dev)
+	if (!w->digest)
 		return false;
-	if (w->sfs.f_type == SYSFS_MAGIC && !selabel_partial_match(w->h, path))
-		return false;
-	if (lbl_rc_excluded(path))
+	pthread_mutex_lock(&w->lock);
+	skip = digest_matches(w, path) && !F(w, IGNORE_DIGEST);
+	pthread_mutex_unlock(&w->lock);
+	if (skip)
+		rc_log(SELINUX_INFO, "Skipping restorecon on directory(%s)\n",
+		       path);
+	return skip;
+}
+
+static bool par_dir_ok(struct walk *w, const char *path, const struct stat *st,
+		       struct pdir *parent)
+{
+	if (dir_left_out(w, path, st))
 		return false;
 	if (pdir_cycle(parent, st)) {
 		rc_log(SELINUX_ERROR, "Directory cycle on %s.\n", path);
@@ -810,15 +832,7 @@ static bool par_dir_ok(struct walk *w, const char *path, const struct stat *st,
 		pthread_mutex_unlock(&w->lock);
 		return false;
 	}
-	if (!w->digest)
-		return true;
-	pthread_mutex_lock(&w->lock);
-	skip = digest_matches(w, path) && !F(w, IGNORE_DIGEST);
-	pthread_mutex_unlock(&w->lock);
-	if (skip)
-		rc_log(SELINUX_INFO, "Skipping restorecon on directory(%s)\n",
-		       path);
-	return !skip;
+	return !dir_digest_skip(w, path);
 }
 
 /* A new entry of the stack for the directory path (len bytes). */
@@ -1201,7 +1215,6 @@ static bool seq_dir_ok(struct seq_walk *sw, const struct stat *st)
 {
 	struct walk *w = sw->w;
 	const char *path = sw->path;
-	bool skip;
 
 	for (size_t i = 0; i < sw->n; i++)
 		if (sw->dirs[i].dev == st->st_dev &&
@@ -1211,21 +1224,7 @@ static bool seq_dir_ok(struct seq_walk *sw, const struct stat *st)
 			__atomic_store_n(&w->abort, true, __ATOMIC_RELAXED);
 			return false;
 		}
-	if (F(w, XDEV) && st->st_dev != w->dev)
-		return false;
-	if (w->sfs.f_type == SYSFS_MAGIC && !selabel_partial_match(w->h, path))
-		return false;
-	if (lbl_rc_excluded(path))
-		return false;
-	if (!w->digest)
-		return true;
-	pthread_mutex_lock(&w->lock);
-	skip = digest_matches(w, path) && !F(w, IGNORE_DIGEST);
-	pthread_mutex_unlock(&w->lock);
-	if (skip)
-		rc_log(SELINUX_INFO, "Skipping restorecon on directory(%s)\n",
-		       path);
-	return !skip;
+	return !dir_left_out(w, path, st) && !dir_digest_skip(w, path);
 }
 
 static void seq_leave(struct seq_dir *d)
