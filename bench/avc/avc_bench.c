@@ -123,6 +123,22 @@ static void *loop(void *arg)
 	return NULL;
 }
 
+/* The best time of REPS runs of loop() in this thread. */
+static double best_loop(void)
+{
+	double best = 1e30;
+
+	for (int r = 0; r < REPS; r++) {
+		double t0 = now(), t;
+
+		loop(NULL);
+		t = now() - t0;
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
 /* t2: two threads started together and stopped together. */
 static pthread_barrier_t start_line;
 static int stop;
@@ -194,14 +210,7 @@ int main(int argc, char **argv)
 		perror("avc_bench: the decision is not granted");
 		return 1;
 	}
-	best = 1e30;
-	for (int r = 0; r < REPS; r++) {
-		t0 = now();
-		loop(NULL);
-		t1 = now();
-		if (t1 - t0 < best)
-			best = t1 - t0;
-	}
+	best = best_loop();
 	printf("hit_ns %.2f\n", best * 1e9 / (double)n);
 
 	if (selinux_check_access(argv[2], argv[3], argv[4], argv[5], NULL)) {
@@ -248,14 +257,7 @@ int main(int argc, char **argv)
 	if (open_avc(1, argv[2], argv[3]))
 		return 1;
 	loop(NULL); /* warm */
-	best = 1e30;
-	for (int r = 0; r < REPS; r++) {
-		t0 = now();
-		loop(NULL);
-		t1 = now();
-		if (t1 - t0 < best)
-			best = t1 - t0;
-	}
+	best = best_loop();
 	printf("t1_per_s %.0f\n", (double)n / best);
 	best = 0;
 	pthread_barrier_init(&start_line, NULL, 3);
@@ -280,14 +282,7 @@ int main(int argc, char **argv)
 	if (cpus[1] >= 0) {
 		pin(cpus[1]);
 		loop(NULL);
-		best = 1e30;
-		for (int r = 0; r < REPS; r++) {
-			t0 = now();
-			loop(NULL);
-			t1 = now();
-			if (t1 - t0 < best)
-				best = t1 - t0;
-		}
+		best = best_loop();
 		printf("t1b_per_s %.0f\n", (double)n / best);
 	}
 	avc_destroy();
