@@ -15,6 +15,7 @@
 struct cache_state cache_avc = {
     .prefix = "uavc",
     .enforcing = 1,
+    .seq = 1, /* odd while the AVC is not running (internal.h) */
 };
 
 /* Serialises init and destroy (see internal.h). */
@@ -173,6 +174,10 @@ static int init_locked(const char *prefix)
 	}
 	comp_set_mapping_hook(mapping_reset);
 	__atomic_add_fetch(&cache_avc.generation, 1, __ATOMIC_ACQ_REL);
+	cache_lock();
+	if (cache_avc.seq & 1)
+		cache_write_end(); /* open to the hit path */
+	cache_unlock();
 	__atomic_store_n(&cache_avc.running, true, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -251,6 +256,8 @@ _public_ void avc_destroy(void)
 
 	cache_lock();
 	cache_free_nodes();
+	/* Closed to the hit path: seq stays odd until the next init. */
+	cache_write_begin();
 	cache_sid_destroy();
 	cache_free_callbacks();
 	cache_unlock();

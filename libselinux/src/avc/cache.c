@@ -33,14 +33,14 @@ void cache_write_end(void)
 			 __ATOMIC_RELEASE);
 }
 
-static void avd_store(struct av_decision *d, const struct av_decision *s)
+/* The entry's decision becomes *s, word by word (internal.h). */
+static void avd_store(struct avc_entry *ae, const struct av_decision *s)
 {
-	ST(d->allowed, s->allowed);
-	ST(d->decided, s->decided);
-	ST(d->auditallow, s->auditallow);
-	ST(d->auditdeny, s->auditdeny);
-	ST(d->seqno, s->seqno);
-	ST(d->flags, s->flags);
+	uint64_t w[3];
+
+	memcpy(w, s, sizeof(w));
+	for (int i = 0; i < 3; i++)
+		ST(ae->avw[i], w[i]);
 }
 
 static struct cache_node *search(security_id_t ssid, security_id_t tsid,
@@ -89,7 +89,7 @@ static void clear_entry(struct avc_entry *ae)
 	ST(ae->ssid, NULL);
 	ST(ae->tsid, NULL);
 	ST(ae->tclass, 0);
-	avd_store(&ae->avd, &none);
+	avd_store(ae, &none);
 	ae->create_sid = NULL;
 	ST(ae->used, 0);
 }
@@ -167,7 +167,7 @@ int cache_insert(security_id_t ssid, security_id_t tsid,
 	cache_write_begin();
 	n = search(ssid, tsid, tclass, &probes);
 	if (n) {
-		avd_store(&n->ae.avd, avd);
+		avd_store(&n->ae, avd);
 		aeref->ae = &n->ae;
 		cache_write_end();
 		return 0;
@@ -180,7 +180,7 @@ int cache_insert(security_id_t ssid, security_id_t tsid,
 	ST(n->ae.ssid, ssid);
 	ST(n->ae.tsid, tsid);
 	ST(n->ae.tclass, tclass);
-	avd_store(&n->ae.avd, avd);
+	avd_store(&n->ae, avd);
 	n->ae.create_sid = NULL;
 	ST(n->ae.used, 1);
 	s = cache_slot_of(ssid, tsid, tclass);
@@ -216,8 +216,11 @@ void cache_flush(void)
 
 void cache_grant(struct avc_entry *ae, access_vector_t perms)
 {
+	struct av_decision d = ae->avd;
+
+	d.allowed |= perms;
 	cache_write_begin();
-	ST(ae->avd.allowed, LD(ae->avd.allowed) | perms);
+	avd_store(ae, &d);
 	cache_write_end();
 }
 

@@ -2,6 +2,8 @@
 #ifndef SELINUX_AVC_HIT_H
 #define SELINUX_AVC_HIT_H
 
+#include <string.h>
+
 #include "internal.h"
 
 /*
@@ -29,9 +31,11 @@ struct status_page {
 };
 
 /* status.c: the mapping (NULL when closed or in netlink fallback) and the
- * page's sequence as selinux_status_updated() last saw it (odd: never). */
+ * page's sequence as selinux_status_updated() last saw it (UINT64_MAX:
+ * never; a sequence seen is even, as the page's is when no write is
+ * under way). */
 extern const struct status_page *cache_status_page;
-extern uint32_t cache_status_seen;
+extern uint64_t cache_status_seen;
 
 /* True when the mapped page shows nothing new since the last
  * selinux_status_updated() (the common case, which needs no call).  The
@@ -43,11 +47,11 @@ cache_status_quiet(void)
 	    __atomic_load_n(&cache_status_page, __ATOMIC_ACQUIRE);
 	uint32_t seq;
 
-	if (!fp)
+	if (__builtin_expect(!fp, 0))
 		return false;
 	seq = __atomic_load_n(&fp->sequence, __ATOMIC_ACQUIRE);
-	return !(seq & 1) &&
-	       seq == __atomic_load_n(&cache_status_seen, __ATOMIC_RELAXED);
+	/* Equal to a sequence seen, so even: no write under way. */
+	return seq == __atomic_load_n(&cache_status_seen, __ATOMIC_RELAXED);
 }
 
 /* One multiply: the slot is the top bits of the product, which every
@@ -65,11 +69,31 @@ static inline unsigned cache_slot_of(security_id_t ssid, security_id_t tsid,
 
 #define HIT_LD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 
+/* The halves of avc_entry's first decision word (internal.h). */
+static inline access_vector_t avw_allowed(uint64_t w0)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return (access_vector_t)w0;
+#else
+	return (access_vector_t)(w0 >> 32);
+#endif
+}
+
+static inline access_vector_t avw_decided(uint64_t w0)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return (access_vector_t)(w0 >> 32);
+#else
+	return (access_vector_t)w0;
+#endif
+}
+
 /*
  * No lock: the entry for the triple whose decided vector covers
  * requested - ae (the caller's reference) if it is that entry, else the
  * cache's - with its decision copied into *avd and the hit counted as
- * the locked path counts; NULL when the locked path must decide.  ssid
+ * the locked path counts; NULL when the locked path must decide (and
+ * count: also when this thread has not counted before).  ssid
  * and tsid are not NULL.
  */
 static inline __attribute__((always_inline)) struct avc_entry *
@@ -78,46 +102,110 @@ cache_hit(security_id_t ssid, security_id_t tsid, security_class_t tclass,
 	  struct av_decision *avd)
 {
 	uint32_t seq = __atomic_load_n(&cache_avc.seq, __ATOMIC_ACQUIRE);
-	struct avc_entry *found = NULL;
+	struct avc_entry *found = ae;
+	uint64_t w[3];
 	unsigned k = 0;
 
 	if (__builtin_expect(seq & 1, 0))
 		return NULL;
-	if (ae && HIT_LD(ae->ssid) == ssid && HIT_LD(ae->tsid) == tsid &&
-	    HIT_LD(ae->tclass) == tclass &&
-	    (HIT_LD(ae->avd.decided) & requested) == requested)
-		found = ae;
-	if (!found) {
+	if (!ae || HIT_LD(ae->ssid) != ssid || HIT_LD(ae->tsid) != tsid ||
+	    HIT_LD(ae->tclass) != tclass) {
 		struct cache_node *n =
 		    HIT_LD(cache_avc.slots[cache_slot_of(ssid, tsid, tclass)]);
 
-		k = 1;
 		/* A chain changing under us may be followed anywhere, even
 		 * round a loop: walk no further than the cache can hold. */
-		for (; n && k <= CACHE_MAXNODES; n = HIT_LD(n->next), k++)
+		for (k = 1;; n = HIT_LD(n->next), k++) {
+			if (!n || k > CACHE_MAXNODES)
+				return NULL;
 			if (HIT_LD(n->ae.ssid) == ssid &&
 			    HIT_LD(n->ae.tsid) == tsid &&
 			    HIT_LD(n->ae.tclass) == tclass)
 				break;
-		if (!n || k > CACHE_MAXNODES ||
-		    (HIT_LD(n->ae.avd.decided) & requested) != requested)
-			return NULL;
+		}
 		found = &n->ae;
 	}
-	avd->allowed = HIT_LD(found->avd.allowed);
-	avd->decided = HIT_LD(found->avd.decided);
-	avd->auditallow = HIT_LD(found->avd.auditallow);
-	avd->auditdeny = HIT_LD(found->avd.auditdeny);
-	avd->seqno = HIT_LD(found->avd.seqno);
-	avd->flags = HIT_LD(found->avd.flags);
+	w[0] = HIT_LD(found->avw[0]);
+	w[1] = HIT_LD(found->avw[1]);
+	w[2] = HIT_LD(found->avw[2]);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	if (HIT_LD(cache_avc.seq) != seq)
 		return NULL;
+	/* allowed and decided are the first word's two halves. */
+	if ((avw_decided(w[0]) & requested) != requested ||
+	    !cache_count_hit(k == 0, ae && k != 0, k))
+		return NULL;
+	/* One word at a time, from registers (a copy through memory of
+	 * the whole would stall on store forwarding). */
+	memcpy((char *)avd, &w[0], sizeof(w[0]));
+	memcpy((char *)avd + 8, &w[1], sizeof(w[1]));
+	memcpy((char *)avd + 16, &w[2], sizeof(w[2]));
 	/* The second-chance mark: written only when clear, so a hot entry's
 	 * line stays shared between the cores that read it. */
 	if (!HIT_LD(found->used))
 		__atomic_store_n(&found->used, 1, __ATOMIC_RELAXED);
-	cache_count_hit(k == 0, ae && k != 0, k);
+	return found;
+}
+
+/*
+ * The hit as avc_has_perm_noaudit makes it inline: the caller's
+ * reference if it is the triple's entry, else the first entry of the
+ * triple's bucket (nearly always the one: the cache holds 410 entries in
+ * 512 buckets); anything else - a miss, a longer chain, a writer at work,
+ * a thread that has not counted yet - is NULL, and cache_hit() above
+ * (through the out-of-line path) does the rest.  The decision goes to
+ * *avd even when NULL is returned (the caller then overwrites it);
+ * *allowed gets its allowed vector.  Written for few live values, so
+ * that the caller needs no stack frame.
+ */
+static inline __attribute__((always_inline)) struct avc_entry *
+cache_hit_first(security_id_t ssid, security_id_t tsid,
+		security_class_t tclass, access_vector_t requested,
+		struct avc_entry_ref *aeref, struct av_decision *avd,
+		access_vector_t *allowed)
+{
+	uint32_t seq = __atomic_load_n(&cache_avc.seq, __ATOMIC_ACQUIRE);
+	struct avc_entry *found = aeref ? HIT_LD(aeref->ae) : NULL;
+	struct cache_stat_block *b;
+	uint64_t w;
+
+	if (__builtin_expect(seq & 1, 0))
+		return NULL;
+	if (!found || HIT_LD(found->ssid) != ssid ||
+	    HIT_LD(found->tsid) != tsid || HIT_LD(found->tclass) != tclass) {
+		/* A reference to another triple: the long way, which counts
+		 * the discard. */
+		if (found)
+			return NULL;
+		found = (struct avc_entry *)HIT_LD(
+		    cache_avc.slots[cache_slot_of(ssid, tsid, tclass)]);
+		if (!found || HIT_LD(found->ssid) != ssid ||
+		    HIT_LD(found->tsid) != tsid ||
+		    HIT_LD(found->tclass) != tclass)
+			return NULL;
+	}
+	w = HIT_LD(found->avw[0]);
+	memcpy((char *)avd, &w, sizeof(w));
+	*allowed = avw_allowed(w);
+	if ((avw_decided(w) & requested) != requested)
+		return NULL;
+	w = HIT_LD(found->avw[1]);
+	memcpy((char *)avd + 8, &w, sizeof(w));
+	w = HIT_LD(found->avw[2]);
+	memcpy((char *)avd + 16, &w, sizeof(w));
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	b = cache_stat_mine;
+	if (HIT_LD(cache_avc.seq) != seq || __builtin_expect(!b, 0))
+		return NULL;
+	/* Found through the reference: there is one, and it was not NULL
+	 * (a reference to another triple went the long way).  Read again
+	 * rather than kept in a register: the caller's memory, not shared. */
+	if (aeref && aeref->ae)
+		CACHE_INC(&b->n.st.entry_hits, 1u);
+	else
+		CACHE_INC(&b->n.fast_hits, 1u);
+	if (!HIT_LD(found->used))
+		__atomic_store_n(&found->used, 1, __ATOMIC_RELAXED);
 	return found;
 }
 

@@ -53,13 +53,23 @@
 struct avc_entry {
 	security_id_t ssid;
 	security_id_t tsid;
+	/*
+	 * The decision, also seen as three 64-bit words (8-aligned here):
+	 * written and read word by word with relaxed atomics, so that the
+	 * hit path copies it in three loads and three stores.
+	 */
+	union {
+		struct av_decision avd;
+		uint64_t avw[3];
+	};
 	security_class_t tclass;
-	struct av_decision avd;
-	/* avc_compute_create's answer for this triple, or NULL. */
-	security_id_t create_sid;
 	/* Set on use, cleared by the reclaim scan (second chance). */
 	int used;
+	/* avc_compute_create's answer for this triple, or NULL. */
+	security_id_t create_sid;
 };
+_Static_assert(sizeof(struct av_decision) == 3 * sizeof(uint64_t),
+	       "struct av_decision is three 64-bit words");
 
 /* A cache node; ae first, so an avc_entry_ref points at the node. */
 struct cache_node {
@@ -102,7 +112,7 @@ struct cache_state {
 	unsigned allocated_nodes;
 	unsigned lru_hint;
 	uint32_t latest_notif;
-	uint32_t seq; /* see above */
+	uint32_t seq; /* see above; odd while the AVC is not running */
 	struct cache_sid *sids[CACHE_SIDTAB_SLOTS];
 	unsigned nsids;
 	struct cache_event_cb *callbacks;
@@ -159,32 +169,43 @@ struct cache_stat_block {
 	struct cache_counters base;
 	struct cache_stat_block *next, *prev;
 };
-extern __thread struct cache_stat_block *cache_stat_mine;
-void cache_count_hit_slow(bool via_ref, bool discarded, unsigned probes);
-
+/*
+ * Initial-exec TLS: the hit path reaches it at a fixed offset from the
+ * thread pointer, with no call.  A library with such TLS needs its whole
+ * TLS block in the static TLS surplus when it is dlopen()ed (Python's
+ * "import selinux"); the block is kept small for that (about 128 bytes:
+ * no large __thread arrays in the library, see core/paths.c).
+ */
+#define CACHE_TLS_IE __attribute__((tls_model("initial-exec")))
+extern __thread struct cache_stat_block *cache_stat_mine CACHE_TLS_IE;
 #define CACHE_INC(p, v)                                                    \
 	__atomic_store_n((p), __atomic_load_n((p), __ATOMIC_RELAXED) + (v), \
 			 __ATOMIC_RELAXED)
 
-/* Count a lock-free hit: through the entry reference, or in the cache
+/*
+ * Count a lock-free hit: through the entry reference, or in the cache
  * after probes steps (discarded: a reference was given and did not
- * match). */
-static inline void cache_count_hit(bool via_ref, bool discarded,
-				   unsigned probes)
+ * match).  False, counting nothing, when the thread has no block yet:
+ * the caller then takes the locked path, whose count makes the block.
+ * No call, so that the hit path stays a leaf function.
+ */
+static inline __attribute__((always_inline)) bool
+cache_count_hit(bool via_ref, bool discarded, unsigned probes)
 {
 	struct cache_stat_block *b = cache_stat_mine;
 
-	if (__builtin_expect(!b || discarded, 0)) {
-		cache_count_hit_slow(via_ref, discarded, probes);
-		return;
-	}
+	if (__builtin_expect(!b, 0))
+		return false;
 	if (via_ref) {
 		CACHE_INC(&b->n.st.entry_hits, 1u);
-		return;
+		return true;
 	}
+	if (discarded)
+		CACHE_INC(&b->n.st.entry_discards, 1u);
 	CACHE_INC(&b->n.fast_hits, 1u);
 	if (probes > 1)
 		CACHE_INC(&b->n.fast_probes, probes - 1);
+	return true;
 }
 /* Zero every thread's counters (as avc_reset does). */
 void cache_stats_zero(void);

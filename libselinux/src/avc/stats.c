@@ -32,7 +32,7 @@ static struct cache_stat_block spare;
 static pthread_key_t stat_key;
 static pthread_once_t stat_once = PTHREAD_ONCE_INIT;
 static bool have_key;
-__thread struct cache_stat_block *cache_stat_mine;
+__thread struct cache_stat_block *cache_stat_mine CACHE_TLS_IE;
 
 #define NFIELDS (sizeof(struct cache_counters) / sizeof(unsigned))
 
@@ -133,21 +133,6 @@ void cache_count(const struct cache_counts *c)
 	BUMP(b, cav_hits, c->cav_hits);
 	BUMP(b, cav_probes, c->cav_probes);
 	BUMP(b, cav_misses, c->cav_misses);
-}
-
-/* A hit when the thread has no block yet (or a reference was discarded). */
-void cache_count_hit_slow(bool via_ref, bool discarded, unsigned probes)
-{
-	struct cache_stat_block *b = block();
-
-	if (via_ref) {
-		BUMP(b, entry_hits, 1u);
-		return;
-	}
-	BUMP(b, entry_discards, discarded ? 1u : 0u);
-	BUMP(b, entry_misses, 1u);
-	BUMP(b, cav_hits, 1u);
-	BUMP(b, cav_probes, probes);
 }
 
 /* Every counter's current value becomes its base: counted from zero. */

@@ -15,14 +15,15 @@ struct status_snap {
  * are read without it by the hit path, internal.h).  cache_status_page:
  * the mapping (NULL when closed); fallback: netlink mode
  * (selinux_status_open(1) without a page), where fb_* stand in for the
- * page and change on each notification.  cache_status_seen starts odd (no
- * page ever has an odd even sequence), so the first
+ * page and change on each notification.  cache_status_seen starts as
+ * UINT64_MAX, which no 32-bit sequence equals (so the hit path never
+ * takes the page as quiet before it was seen), and the first
  * selinux_status_updated() only records where we are.
  */
 static pthread_mutex_t status_lock = PTHREAD_MUTEX_INITIALIZER;
 const struct status_page *cache_status_page;
 static bool fallback;
-uint32_t cache_status_seen = UINT32_MAX;
+uint64_t cache_status_seen = UINT64_MAX;
 static uint32_t last_policyload;
 static uint32_t fb_sequence, fb_policyload;
 static int fb_enforcing;
@@ -90,7 +91,7 @@ static int map_page(void)
 	/* The mapping outlives the descriptor. */
 	__atomic_store_n(&cache_status_page, p, __ATOMIC_RELEASE);
 	snapshot(cache_status_page, &s);
-	__atomic_store_n(&cache_status_seen, UINT32_MAX, __ATOMIC_RELAXED);
+	__atomic_store_n(&cache_status_seen, UINT64_MAX, __ATOMIC_RELAXED);
 	last_policyload = s.policyload;
 	return 0;
 }
@@ -119,7 +120,7 @@ static int status_open(int use_fallback)
 	fb_sequence = 0;
 	fb_policyload = 0;
 	fb_enforcing = enforcing;
-	__atomic_store_n(&cache_status_seen, UINT32_MAX, __ATOMIC_RELAXED);
+	__atomic_store_n(&cache_status_seen, UINT64_MAX, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&status_lock);
 	/* As the established library, the socket is the status "fd": the
 	 * AVC leaves it to selinux_status_updated() callers. */
@@ -142,7 +143,7 @@ _public_ void selinux_status_close(void)
 		munmap((void *)cache_status_page, (size_t)core_page_size);
 	__atomic_store_n(&cache_status_page, NULL, __ATOMIC_RELEASE);
 	__atomic_store_n(&fallback, false, __ATOMIC_RELEASE);
-	__atomic_store_n(&cache_status_seen, UINT32_MAX, __ATOMIC_RELAXED);
+	__atomic_store_n(&cache_status_seen, UINT64_MAX, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&status_lock);
 	if (was_fallback) {
 		avc_netlink_release_fd();
@@ -186,7 +187,7 @@ static int status_updated(void)
 		if (r < 0)
 			return r;
 		pthread_mutex_lock(&status_lock);
-		if (cache_status_seen & 1)
+		if (cache_status_seen == UINT64_MAX)
 			__atomic_store_n(&cache_status_seen, fb_sequence, __ATOMIC_RELAXED);
 		r = cache_status_seen != fb_sequence;
 		__atomic_store_n(&cache_status_seen, fb_sequence, __ATOMIC_RELAXED);
@@ -200,7 +201,7 @@ static int status_updated(void)
 		return -EINVAL;
 	}
 	snapshot(cache_status_page, &s);
-	if (cache_status_seen & 1)
+	if (cache_status_seen == UINT64_MAX)
 		__atomic_store_n(&cache_status_seen, s.sequence, __ATOMIC_RELAXED);
 	if (cache_status_seen == s.sequence) {
 		pthread_mutex_unlock(&status_lock);

@@ -1,6 +1,10 @@
 /* core/paths.c: the selinux_*_path functions. */
+#include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <selinux/get_default_type.h>
@@ -125,14 +129,62 @@ static const char *get(enum path_id id)
  * otherwise the newest policy.N on disk that the kernel supports.
  * The answer lives in a per-thread buffer, valid until the next call.
  */
+/*
+ * The buffer is on the heap, one per thread (freed at thread exit): a
+ * PATH_MAX array in thread-local storage would make the library's TLS
+ * block too large for the static TLS a dlopen()ed library may use, and
+ * the AVC's hit path counts in initial-exec TLS (avc/internal.h).
+ */
+static pthread_key_t buf_key;
+static pthread_once_t buf_once = PTHREAD_ONCE_INIT;
+static bool have_buf_key;
+static __thread char *buf_mine;
+
+static void make_buf_key(void)
+{
+	have_buf_key = pthread_key_create(&buf_key, free) == 0;
+}
+
+/* A library unloaded (dlclose) must not leave a destructor behind. */
+__attribute__((destructor)) static void forget_buf_key(void)
+{
+	if (have_buf_key)
+		pthread_key_delete(buf_key);
+	have_buf_key = false;
+}
+
+/* The calling thread's PATH_MAX buffer; NULL (ENOMEM) if none. */
+static char *thread_buf(void)
+{
+	char *b = buf_mine;
+
+	if (b)
+		return b;
+	pthread_once(&buf_once, make_buf_key);
+	if (!have_buf_key)
+		return errno = ENOMEM, NULL;
+	b = malloc(PATH_MAX);
+	if (!b)
+		return NULL;
+	if (pthread_setspecific(buf_key, b) != 0) {
+		free(b);
+		return errno = ENOMEM, NULL;
+	}
+	return buf_mine = b;
+}
+
 _public_ const char *selinux_current_policy_path(void)
 {
-	static __thread char buf[PATH_MAX];
+	const size_t bufsz = PATH_MAX;
 	const char *bin;
 	int vers, saved = errno;
+	char *buf = thread_buf();
+
+	if (!buf)
+		return NULL;
 
 	if (selinux_mnt &&
-	    core_fs_path("policy", buf, sizeof(buf)) == 0 &&
+	    core_fs_path("policy", buf, bufsz) == 0 &&
 	    access(buf, F_OK) == 0)
 		return buf;
 	vers = security_policyvers();
@@ -141,7 +193,7 @@ _public_ const char *selinux_current_policy_path(void)
 	if (!bin)
 		return NULL;
 	for (int v = vers; v > 0; v--) {
-		snprintf(buf, sizeof(buf), "%s.%d", bin, v);
+		snprintf(buf, bufsz, "%s.%d", bin, v);
 		if (access(buf, F_OK) == 0) {
 			errno = saved;
 			return buf;
