@@ -1,6 +1,14 @@
 /*
  * fuse.c: files.c presented as a file system through libfuse3's low-level
- * API, on one thread.
+ * API, by libfuse3's pool of worker threads (fuse_session_loop_mt).
+ *
+ * - One lock, srv_mu, around every call into files.c (and so policy.c,
+ *   its decision cache and libsepol, which are not thread-safe) and
+ *   around the handles: the layers below stay single-threaded.  What a
+ *   request costs is mostly the kernel's work on /dev/fuse (reading the
+ *   request, writing the reply, waking the client): that runs outside
+ *   the lock, so two clients are served by two threads at once.  An
+ *   answer is copied out under the lock and replied without it.
  *
  * - Transaction files (access, create, ...): the answer lives in the open
  *   file's handle.  Reads are direct_io, so they reach us; the read after
@@ -17,10 +25,12 @@
  * - status: through the page cache (not direct_io) so that it can be
  *   mapped; each change is pushed into the cache (notify_store).
  */
-#define FUSE_USE_VERSION 34
+/* 3.12: the loop's configuration (fuse_loop_cfg_*) bounds the workers. */
+#define FUSE_USE_VERSION 312
 #include <errno.h>
 #include <fcntl.h>
 #include <fuse_lowlevel.h>
+#include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -36,6 +46,36 @@
 
 #define MAX_WRITE (1u << 20)
 #define STATIC_TIMEOUT 60.0
+/*
+ * libfuse's worker threads: a fixed pool, as many as a 2-core machine
+ * serves clients at once.  Measured on this project's 2-vCPU machine
+ * (bench/server/run.sh, part 2): with 2 workers two clients get
+ * 1.42-1.49x one client's decisions per second, as with one thread;
+ * letting libfuse start and stop workers (idle 2, max 4) made a thread
+ * per few requests and fell to 0.9x; a /dev/fuse clone per worker
+ * changed nothing.  What a decision costs there is mostly the kernel's
+ * FUSE round trips (client 55% of the CPU, server 36%), not the server's
+ * code under srv_mu.
+ */
+#define WORKERS 2
+
+static pthread_mutex_t srv_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void push_settle(void);
+
+static void srv_lock(void)
+{
+	pthread_mutex_lock(&srv_mu);
+}
+
+/* Unlock, then wait for a status change this thread made under the lock
+ * to reach the page cache (push_settle): before the reply, as in the
+ * kernel the change is seen when the write that made it returns. */
+static void srv_unlock(void)
+{
+	pthread_mutex_unlock(&srv_mu);
+	push_settle();
+}
 
 struct handle {
 	uint64_t ino;
@@ -61,8 +101,8 @@ static struct fuse_session *session;
 /*
  * The open handles.  A file still open when the server stops (or whose
  * RELEASE, which the kernel sends without waiting, is still queued) gets
- * no release: srv_fuse_run frees what is left.  Only the session's one
- * thread touches the list.
+ * no release: srv_fuse_run frees what is left.  The list and every
+ * handle's fields: under srv_mu.
  */
 static struct handle *handles;
 
@@ -110,6 +150,17 @@ static double timeout_of(uint64_t ino)
 	return ino < 256 ? STATIC_TIMEOUT : 0.0;
 }
 
+/* sfs_getnode, locked: for requests that need nothing else below. */
+static int getnode(uint64_t ino, struct sfs_node *n)
+{
+	int r;
+
+	srv_lock();
+	r = sfs_getnode(ino, n);
+	srv_unlock();
+	return r;
+}
+
 static void op_init(void *data, struct fuse_conn_info *conn)
 {
 	(void)data;
@@ -122,17 +173,26 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct fuse_entry_param e;
 	struct sfs_node n;
-	int r = sfs_lookup(parent, name, &n);
+	int r;
 
+	/*
+	 * Answered under the lock: the kernel gives the answer of a lookup
+	 * in flight to every lookup of the name that starts meanwhile, so an
+	 * answer made before a load and sent after it would reach a caller
+	 * that began after the load (and name an inode it removed).
+	 */
+	srv_lock();
+	r = sfs_lookup(parent, name, &n);
 	if (r < 0) {
 		fuse_reply_err(req, -r);
-		return;
+	} else {
+		memset(&e, 0, sizeof(e));
+		e.ino = n.ino;
+		e.attr_timeout = e.entry_timeout = timeout_of(n.ino);
+		fill_stat(&n, &e.attr);
+		fuse_reply_entry(req, &e);
 	}
-	memset(&e, 0, sizeof(e));
-	e.ino = n.ino;
-	e.attr_timeout = e.entry_timeout = timeout_of(n.ino);
-	fill_stat(&n, &e.attr);
-	fuse_reply_entry(req, &e);
+	srv_unlock();
 }
 
 static void op_getattr(fuse_req_t req, fuse_ino_t ino,
@@ -142,7 +202,7 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino,
 	struct stat st;
 
 	(void)fi;
-	if (sfs_getnode(ino, &n) < 0) {
+	if (getnode(ino, &n) < 0) {
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
@@ -158,7 +218,7 @@ static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 
 	(void)attr;
 	(void)fi;
-	if (sfs_getnode(ino, &n) < 0) {
+	if (getnode(ino, &n) < 0) {
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
@@ -176,22 +236,20 @@ static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct sfs_node n;
-	struct handle *h;
+	struct handle *h = NULL;
+	int r;
 
-	if (sfs_getnode(ino, &n) < 0) {
-		fuse_reply_err(req, ENOENT);
+	srv_lock();
+	r = sfs_getnode(ino, &n) < 0 ? -ENOENT : n.kind == SFS_DIR ? -EISDIR : 0;
+	if (r == 0 && !(h = handle_new()))
+		r = -ENOMEM;
+	if (h)
+		h->ino = ino;
+	srv_unlock();
+	if (r < 0) {
+		fuse_reply_err(req, -r);
 		return;
 	}
-	if (n.kind == SFS_DIR) {
-		fuse_reply_err(req, EISDIR);
-		return;
-	}
-	h = handle_new();
-	if (!h) {
-		fuse_reply_err(req, ENOMEM);
-		return;
-	}
-	h->ino = ino;
 	fi->fh = (uintptr_t)h;
 	/*
 	 * status goes through the page cache, to be mapped, but not a write
@@ -210,20 +268,32 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	 * trip (a decision is open, write, read, release). */
 	if (!sfs_is_load(ino))
 		fi->noflush = 1;
-	if (fuse_reply_open(req, fi) == -ENOENT)
+	if (fuse_reply_open(req, fi) == -ENOENT) {
+		srv_lock();
 		handle_free(h); /* the opener was interrupted */
+		srv_unlock();
+	}
 }
 
-static void reply_slice(fuse_req_t req, const char *data, size_t len,
-			uint64_t off, size_t size)
+/*
+ * The part of data at off of at most size bytes, copied out (under
+ * srv_mu) into *out for a reply without the lock: *outlen 0 past the
+ * end.  -ENOMEM.
+ */
+static int slice(const char *data, size_t len, uint64_t off, size_t size,
+		 char *small, size_t smallsz, char **out, size_t *outlen)
 {
-	if (off >= len) {
-		fuse_reply_buf(req, NULL, 0);
-		return;
-	}
+	*out = small;
+	*outlen = 0;
+	if (off >= len)
+		return 0;
 	if (size > len - off)
 		size = len - off;
-	fuse_reply_buf(req, data + off, size);
+	if (size > smallsz && !(*out = malloc(size)))
+		return -ENOMEM;
+	memcpy(*out, data + off, size);
+	*outlen = size;
+	return 0;
 }
 
 static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
@@ -231,35 +301,40 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 {
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
 	struct sfs_node n;
+	char small[4096], *out = small;
+	size_t outlen = 0;
+	uint64_t o = (uint64_t)off;
 	int r;
 
+	srv_lock();
 	if (sfs_getnode(ino, &n) < 0) {
-		fuse_reply_err(req, ENOENT);
-		return;
-	}
-	if (n.kind == SFS_TRANSACTION) {
-		uint64_t o = (uint64_t)off;
-
-		if (!h->written || o < h->base) {
-			/* Nothing asked yet, or a read before the answer. */
-			reply_slice(req, h->answer, h->anslen, o, size);
-			return;
+		r = -ENOENT;
+	} else if (n.kind == SFS_TRANSACTION) {
+		/* Nothing asked yet, or a read before the answer: from 0. */
+		if (h->written && o >= h->base)
+			o -= h->base;
+		r = slice(h->answer, h->anslen, o, size, small, sizeof(small),
+			  &out, &outlen);
+	} else {
+		r = 0;
+		if (!h->have_content || off == 0) {
+			free(h->content);
+			h->content = NULL;
+			h->have_content = false;
+			r = sfs_read(ino, &h->content, &h->clen);
+			h->have_content = r >= 0;
 		}
-		reply_slice(req, h->answer, h->anslen, o - h->base, size);
-		return;
+		if (r >= 0)
+			r = slice(h->content, h->clen, o, size, small,
+				  sizeof(small), &out, &outlen);
 	}
-	if (!h->have_content || off == 0) {
-		free(h->content);
-		h->content = NULL;
-		h->have_content = false;
-		r = sfs_read(ino, &h->content, &h->clen);
-		if (r < 0) {
-			fuse_reply_err(req, -r);
-			return;
-		}
-		h->have_content = true;
-	}
-	reply_slice(req, h->content, h->clen, (uint64_t)off, size);
+	srv_unlock();
+	if (r < 0)
+		fuse_reply_err(req, -r);
+	else
+		fuse_reply_buf(req, outlen ? out : NULL, outlen);
+	if (out != small)
+		free(out);
 }
 
 static unsigned caller_uid(fuse_req_t req)
@@ -278,60 +353,49 @@ static int load_now(struct handle *h, unsigned uid)
 	free(h->load);
 	h->load = NULL;
 	h->loadlen = h->loadcap = 0;
+	/* A load frees a policy's worth of memory (the old one, or the one
+	 * refused): give it back, as a long-running daemon should, from
+	 * every thread's arena. */
+	malloc_trim(0);
 	return r;
 }
 
-static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
-		     size_t size, off_t off, struct fuse_file_info *fi)
+/* A write's work, under srv_mu: the bytes taken, or -errno. */
+static ssize_t write_locked(fuse_ino_t ino, const char *buf, size_t size,
+			    off_t off, struct handle *h, unsigned uid)
 {
-	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
 	struct sfs_node n;
-	unsigned uid = caller_uid(req);
 	int r;
 
-	if (sfs_getnode(ino, &n) < 0) {
-		fuse_reply_err(req, ENOENT);
-		return;
-	}
+	if (sfs_getnode(ino, &n) < 0)
+		return -ENOENT;
 	if (n.kind == SFS_TRANSACTION) {
-		if (h->written) {
-			fuse_reply_err(req, EBUSY);
-			return;
-		}
+		if (h->written)
+			return -EBUSY;
 		free(h->answer);
 		r = sfs_transact(ino, buf, size, uid, &h->answer, &h->anslen);
 		if (r < 0) {
 			h->answer = NULL;
 			h->anslen = 0;
-			fuse_reply_err(req, -r);
-			return;
+			return r;
 		}
 		h->written = true;
 		h->base = (uint64_t)off + size;
-		fuse_reply_write(req, size);
-		return;
+		return (ssize_t)size;
 	}
 	if (sfs_is_load(ino)) {
-		if (uid != 0) {
-			fuse_reply_err(req, EACCES);
-			return;
-		}
-		if ((uint64_t)off != h->loadlen) {
-			fuse_reply_err(req, EINVAL);
-			return;
-		}
-		if (size > (64u << 20) - h->loadlen) {
-			fuse_reply_err(req, EFBIG);
-			return;
-		}
+		if (uid != 0)
+			return -EACCES;
+		if ((uint64_t)off != h->loadlen)
+			return -EINVAL;
+		if (size > (64u << 20) - h->loadlen)
+			return -EFBIG;
 		if (h->loadlen + size > h->loadcap) {
 			size_t cap = (h->loadlen + size) * 2;
 			char *p = realloc(h->load, cap);
 
-			if (!p) {
-				fuse_reply_err(req, ENOMEM);
-				return;
-			}
+			if (!p)
+				return -ENOMEM;
 			h->load = p;
 			h->loadcap = cap;
 		}
@@ -340,17 +404,26 @@ static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 		h->load_pending = true;
 		if (size < MAX_WRITE) {
 			r = load_now(h, uid);
-			if (r < 0) {
-				fuse_reply_err(req, -r);
-				return;
-			}
+			if (r < 0)
+				return r;
 		}
-		fuse_reply_write(req, size);
-		return;
+		return (ssize_t)size;
 	}
-	r = sfs_write(ino, buf, size, (uint64_t)off, uid);
+	return sfs_write(ino, buf, size, (uint64_t)off, uid);
+}
+
+static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
+		     size_t size, off_t off, struct fuse_file_info *fi)
+{
+	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
+	unsigned uid = caller_uid(req);
+	ssize_t r;
+
+	srv_lock();
+	r = write_locked(ino, buf, size, off, h, uid);
+	srv_unlock();
 	if (r < 0)
-		fuse_reply_err(req, -r);
+		fuse_reply_err(req, (int)-r);
 	else
 		fuse_reply_write(req, (size_t)r);
 }
@@ -360,9 +433,13 @@ static void op_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
 	int r = 0;
 
+	unsigned uid = caller_uid(req);
+
 	(void)ino;
+	srv_lock();
 	if (h && h->load_pending)
-		r = load_now(h, caller_uid(req));
+		r = load_now(h, uid);
+	srv_unlock();
 	fuse_reply_err(req, r < 0 ? -r : 0);
 }
 
@@ -372,11 +449,13 @@ static void op_release(fuse_req_t req, fuse_ino_t ino,
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
 
 	(void)ino;
+	srv_lock();
 	if (h) {
 		if (h->load_pending)
 			load_now(h, 0);
 		handle_free(h);
 	}
+	srv_unlock();
 	fuse_reply_err(req, 0);
 }
 
@@ -430,7 +509,9 @@ static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 				  &st, o + 1);
 		d.used += need;
 	}
+	srv_lock();
 	r = sfs_readdir(ino, off >= 2 ? (uint64_t)off - 2 : 0, dir_add, &d);
+	srv_unlock();
 	if (r < 0) {
 		free(d.buf);
 		fuse_reply_err(req, -r);
@@ -446,7 +527,7 @@ static void op_opendir(fuse_req_t req, fuse_ino_t ino,
 {
 	struct sfs_node n;
 
-	if (sfs_getnode(ino, &n) < 0) {
+	if (getnode(ino, &n) < 0) {
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
@@ -488,14 +569,16 @@ static const struct fuse_lowlevel_ops ops = {
  * (notify_store), from a thread of its own, the pusher.  The kernel
  * stores with the page locked, and a process that faults the page in (a
  * first mapping, or one after the kernel dropped the page) holds that
- * lock until its READ is answered - by the session thread, which must
- * therefore never wait for a store: it would hang for good.  It waits a
- * little (PUSH_WAIT_MS), so that a change is in the page when the write
- * that made it returns, as in the kernel; past that it goes on, and the
- * READ it then answers carries the change anyway.  It goes on at once
- * when a request waits (that READ, maybe) and the store is not done.
- * The pusher touches
- * nothing but the copy of the page it is handed (under push_mu).
+ * lock until its READ is answered - by a worker, which needs srv_mu.  So
+ * no store is made, or waited for, under srv_mu: files.c's hook
+ * (push_status, called under srv_mu) hands the pusher a copy of the page
+ * and notes its number in the calling thread; that thread, once it has
+ * unlocked (push_settle), waits a little (PUSH_WAIT_MS) for the store,
+ * so that a change is in the page when the write that made it returns,
+ * as in the kernel, while other workers answer the READs the store may
+ * wait for.  Past that it goes on; a READ later answered carries the
+ * change anyway.  The pusher touches nothing but the copy it is handed
+ * (under push_mu).
  */
 #define PUSH_WAIT_MS 100
 
@@ -505,6 +588,8 @@ static pthread_t pusher;
 static bool pusher_on, push_stop;
 static struct srv_status push_page;
 static uint64_t push_asked, push_done;
+/* The change this thread made and has not waited for (0: none). */
+static __thread uint64_t push_mine;
 
 static void store_status(const struct srv_status *page)
 {
@@ -542,43 +627,49 @@ static void *pusher_main(void *arg)
 	return NULL;
 }
 
-/* Whether a request waits to be read (the READ a store may wait for). */
-static bool request_waiting(void)
-{
-	struct pollfd pfd = { fuse_session_fd(session), POLLIN, 0 };
-
-	return poll(&pfd, 1, 0) == 1;
-}
-
+/* files.c's hook, under srv_mu: the page changed. */
 static void push_status(void)
 {
-	struct timespec until;
-	uint64_t n;
-
 	if (!session)
 		return;
-	if (!pusher_on) {
-		store_status(status_page());
-		return;
-	}
 	pthread_mutex_lock(&push_mu);
 	push_page = *status_page();
-	n = ++push_asked;
+	push_mine = ++push_asked;
 	pthread_cond_broadcast(&push_cv);
-	/* by steps of 2 ms, while no request waits */
-	for (int t = 0; push_done < n && t < PUSH_WAIT_MS; t += 2) {
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_nsec += 2000000L;
-		if (until.tv_nsec >= 1000000000L) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000L;
-		}
-		while (push_done < n && pthread_cond_timedwait(
-				&push_cv, &push_mu, &until) == 0)
-			;
-		if (push_done < n && request_waiting())
-			break;
+	pthread_mutex_unlock(&push_mu);
+}
+
+/* After srv_mu is released: the store of this thread's change, done by
+ * the pusher (waited for, a while) or here if there is no pusher. */
+static void push_settle(void)
+{
+	struct srv_status page;
+	struct timespec until;
+	uint64_t n = push_mine;
+
+	if (!n)
+		return;
+	push_mine = 0;
+	pthread_mutex_lock(&push_mu);
+	if (!pusher_on) {
+		bool latest = push_done < n;
+
+		page = push_page;
+		push_done = push_asked;
+		pthread_mutex_unlock(&push_mu);
+		if (latest)
+			store_status(&page);
+		return;
 	}
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += PUSH_WAIT_MS * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	while (push_done < n &&
+	       pthread_cond_timedwait(&push_cv, &push_mu, &until) == 0)
+		;
 	pthread_mutex_unlock(&push_mu);
 }
 
@@ -613,6 +704,7 @@ static void pusher_end(void)
 int srv_fuse_run(struct fuse_args *args, const char *mountpoint,
 		 int foreground)
 {
+	struct fuse_loop_config *loop;
 	sigset_t all, old;
 	int r;
 
@@ -637,7 +729,15 @@ int srv_fuse_run(struct fuse_args *args, const char *mountpoint,
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	pusher_on = pthread_create(&pusher, NULL, pusher_main, NULL) == 0;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	r = fuse_session_loop(session);
+	loop = fuse_loop_cfg_create();
+	if (!loop) {
+		r = -ENOMEM;
+	} else {
+		fuse_loop_cfg_set_idle_threads(loop, WORKERS);
+		fuse_loop_cfg_set_max_threads(loop, WORKERS);
+		r = fuse_session_loop_mt(session, loop);
+		fuse_loop_cfg_destroy(loop);
+	}
 	status_set_hook(NULL);
 	pusher_end();
 	fuse_session_unmount(session);
