@@ -106,10 +106,28 @@ extern const char fc_re_bad_tag;
  * on with the combined regex (a parallel restorecon's second thread
  * would otherwise stand still for the whole build).
  */
-#define FC_DFA_EAGER 16
+#define FC_DFA_EAGER 32
 #define FC_DFA_WARMUP 64
+/*
+ * A node of FC_DFA_SMALL to FC_DFA_EAGER specs is built on its first use,
+ * but twice: first with automata of at most FC_DFA_SMALL_STATES states
+ * each (stage FC_NODE_SMALL: more of them, smaller, quick to build), then,
+ * after FC_DFA_WARMUP lookups, again at FC_DFA_MAX_STATES (fewer automata
+ * to walk).  A build's cost is mostly attempts that grow past the cap and
+ * are split, each costing about the cap's states: refpolicy's /usr/ node
+ * (26 specs like "(.* /)?bin(/.*)?", ".*\.cgi" and
+ * ".* /gems/.* /passenger-.* /agents/...", whose positions combine) takes
+ * 4.6 ms at 256 states a piece (8 pieces) against 20 ms at 2048 (4
+ * pieces), while its warm regex took 3.5 us on a 130-byte path that only
+ * "/usr/.*" matches (the slowest lookup of the deep-path corpus); kept
+ * at 256, such nodes made the mean lookup 20% slower.  The first set is
+ * kept, unused, until the handle closes (a lookup may still be in it).
+ */
+#define FC_DFA_SMALL 16
+#define FC_DFA_SMALL_STATES 256
 #define FC_NODE_WARM 1
 #define FC_NODE_BUILT 2
+#define FC_NODE_SMALL 3
 
 /* fc_dfa.c */
 struct fc_dfa {
@@ -165,22 +183,30 @@ struct fc_node {
 	uint32_t nspecs, aspecs;
 	/* warm: the combined regex of all specs, while built is
 	 * FC_NODE_WARM, then unused (see FC_DFA_WARMUP); uses counts the
-	 * lookups it answered. */
+	 * lookups it (or the FC_NODE_SMALL set) answered. */
 	pcre2_code *warm;
 	uint32_t uses;
-	/* Built under fc_data.lock, published with __atomic (built ==
-	 * FC_NODE_BUILT once tried), read-only afterwards: dfa, the automata
-	 * of the specs in the regular subset (one, or several for
-	 * consecutive runs of specs when one would be too large), the
-	 * highest specs' first;
-	 * rest, the others, highest first, and code, their combined regex
-	 * (NULL with nrest > 0 means: match each on its own). */
+	/* The automata and the rest, built under fc_data.lock and published
+	 * with a release store of set (then of built: FC_NODE_SMALL or
+	 * FC_NODE_BUILT), read-only afterwards; an older set stays, unused,
+	 * in the newer one's older until the handle closes. */
+	struct fc_set *set;
+	int built;
+};
+
+/* What a node matches with (see fc_node.set). */
+struct fc_set {
+	/* dfa: the automata of the specs in the regular subset (one, or
+	 * several for consecutive runs of specs when one would be too
+	 * large), the highest specs' first; rest, the others, highest
+	 * first, and code, their combined regex (NULL with nrest > 0:
+	 * match each on its own).  rest NULL: out of memory. */
 	struct fc_dfa **dfa;
 	uint32_t ndfa;
 	uint32_t *rest;
 	uint32_t nrest;
 	pcre2_code *code;
-	int built;
+	struct fc_set *older;
 };
 
 struct fc_sub {

@@ -88,6 +88,21 @@ static struct fc_node *node_new(struct fc_data *d, const char *label,
 	return n;
 }
 
+static void set_free(struct fc_set *t)
+{
+	while (t) {
+		struct fc_set *older = t->older;
+
+		free(t->rest);
+		for (uint32_t i = 0; i < t->ndfa; i++)
+			fc_dfa_free(t->dfa[i]);
+		free(t->dfa);
+		pcre2_code_free(t->code);
+		free(t);
+		t = older;
+	}
+}
+
 static void node_free(struct fc_node *n)
 {
 	if (!n)
@@ -97,11 +112,7 @@ static void node_free(struct fc_node *n)
 	free(n->child);
 	free(n->keys);
 	free(n->specs);
-	free(n->rest);
-	for (uint32_t i = 0; i < n->ndfa; i++)
-		fc_dfa_free(n->dfa[i]);
-	free(n->dfa);
-	pcre2_code_free(n->code);
+	set_free(n->set);
 	pcre2_code_free(n->warm);
 }
 
@@ -416,20 +427,21 @@ static bool stem_sure(const struct fc_data *d, uint32_t i)
 
 /* The automata of the cnt specs from spec (see fc.h), appended to n's;
  * in[k] false for the specs left to PCRE2.  0 or -ENOMEM. */
-static int build_dfas(struct fc_node *n, const char **re, const uint32_t *spec,
-		      const uint32_t *mode, uint32_t cnt, bool *in)
+static int build_dfas(struct fc_set *n, const char **re, const uint32_t *spec,
+		      const uint32_t *mode, uint32_t cnt, bool *in,
+		      uint32_t max_states)
 {
 	struct fc_dfa *a, **v;
 	bool any = false;
-	int r = fc_dfa_build(re, spec, mode, cnt, FC_DFA_MAX_STATES, in, &a);
+	int r = fc_dfa_build(re, spec, mode, cnt, max_states, in, &a);
 
 	if (r == -E2BIG && cnt > 1) {
 		uint32_t h = cnt / 2;
 
-		r = build_dfas(n, re, spec, mode, h, in);
+		r = build_dfas(n, re, spec, mode, h, in, max_states);
 		if (r >= 0)
 			r = build_dfas(n, re + h, spec + h, mode + h, cnt - h,
-				       in + h);
+				       in + h, max_states);
 		return r;
 	}
 	if (r == -E2BIG) {
@@ -454,17 +466,25 @@ static int build_dfas(struct fc_node *n, const char **re, const uint32_t *spec,
 	return 0;
 }
 
-/* Build n's automata and the combined regex of the rest (under
- * d->lock); all is published by the release store of built. */
-static void node_build(struct fc_data *d, struct fc_node *n)
+/* Build n's automata (at most max_states states each) and the combined
+ * regex of the rest (under d->lock), and publish them as n's set, then
+ * stage as n's stage. */
+static void node_build(struct fc_data *d, struct fc_node *n,
+		       uint32_t max_states, int stage)
 {
 	_cleanup_free_ const char **re = malloc(n->nspecs * sizeof(*re));
 	_cleanup_free_ bool *in = calloc(n->nspecs, sizeof(*in));
 	_cleanup_free_ uint32_t *mode = malloc(n->nspecs * sizeof(*mode));
+	struct fc_set *t = calloc(1, sizeof(*t));
 
-	n->rest = malloc(n->nspecs * sizeof(*n->rest));
-	if (!n->rest)
+	if (!t || !(t->rest = malloc(n->nspecs * sizeof(*t->rest)))) {
+		/* Out of memory: keep the set there is, and its stage (a
+		 * lookup tries again); with none, a lookup fails (ENOMEM). */
+		free(t);
+		if (n->set)
+			stage = n->built;
 		goto out;
+	}
 	if (re && in && mode) {
 		for (uint32_t i = 0; i < n->nspecs; i++) {
 			uint32_t k = n->specs[i];
@@ -474,22 +494,25 @@ static void node_build(struct fc_data *d, struct fc_node *n)
 			if (!stem_sure(d, k))
 				mode[i] |= FC_DFA_NODOM;
 		}
-		if (build_dfas(n, re, n->specs, mode, n->nspecs, in) < 0) {
-			for (uint32_t i = 0; i < n->ndfa; i++)
-				fc_dfa_free(n->dfa[i]);
-			free(n->dfa);
-			n->dfa = NULL;
-			n->ndfa = 0;
+		if (build_dfas(t, re, n->specs, mode, n->nspecs, in,
+			       max_states) < 0) {
+			for (uint32_t i = 0; i < t->ndfa; i++)
+				fc_dfa_free(t->dfa[i]);
+			free(t->dfa);
+			t->dfa = NULL;
+			t->ndfa = 0;
 			memset(in, 0, n->nspecs * sizeof(*in));
 		}
 	}
 	for (uint32_t i = 0; i < n->nspecs; i++)
 		if (!in || !in[i])
-			n->rest[n->nrest++] = n->specs[i];
-	if (n->nrest)
-		n->code = combined_build(d, n->rest, n->nrest);
+			t->rest[t->nrest++] = n->specs[i];
+	if (t->nrest)
+		t->code = combined_build(d, t->rest, t->nrest);
+	t->older = n->set;
+	__atomic_store_n(&n->set, t, __ATOMIC_RELEASE);
 out:
-	__atomic_store_n(&n->built, FC_NODE_BUILT, __ATOMIC_RELEASE);
+	__atomic_store_n(&n->built, stage, __ATOMIC_RELEASE);
 }
 
 /* The highest of the specs in acc (cnt, highest first: what an
@@ -516,7 +539,7 @@ static uint32_t dfa_pick(struct fc_data *d, const uint32_t *acc,
  * ones before knowing whether the earlier ones make them useless (a walk
  * costs the latency of its loads, which side by side overlap).
  */
-static uint32_t node_dfas(struct fc_data *d, const struct fc_node *n,
+static uint32_t node_dfas(struct fc_data *d, const struct fc_set *n,
 			  const char *s, size_t len, const char *key,
 			  size_t keylen, uint32_t mode, uint32_t best)
 {
@@ -588,7 +611,8 @@ static int64_t combined_match(struct fc_data *d, const struct fc_node *n,
 	return -EINVAL;
 }
 
-/* Under d->lock: move n on from the stage it is in (see FC_NODE_WARM). */
+/* Under d->lock: move n on from the stage it is in (see FC_NODE_WARM,
+ * FC_NODE_SMALL). */
 static void node_prepare(struct fc_data *d, struct fc_node *n)
 {
 	if (n->built == 0 && n->nspecs > FC_DFA_EAGER) {
@@ -599,8 +623,12 @@ static void node_prepare(struct fc_data *d, struct fc_node *n)
 			return;
 		}
 	}
+	if (n->built == 0 && n->nspecs > FC_DFA_SMALL) {
+		node_build(d, n, FC_DFA_SMALL_STATES, FC_NODE_SMALL);
+		return;
+	}
 	if (n->built != FC_NODE_BUILT)
-		node_build(d, n);
+		node_build(d, n, FC_DFA_MAX_STATES, FC_NODE_BUILT);
 }
 
 /* The highest spec of node n matching, or NONE; -errno on error. */
@@ -608,38 +636,44 @@ static int64_t node_match(struct fc_data *d, struct fc_node *n,
 			  const char *key, size_t keylen, uint32_t mode,
 			  uint32_t best)
 {
+	const struct fc_set *t;
 	pcre2_code *code;
 	int rc;
 	int stage = __atomic_load_n(&n->built, __ATOMIC_ACQUIRE);
 
-	if (stage == FC_NODE_WARM &&
+	if ((stage == FC_NODE_WARM || stage == FC_NODE_SMALL) &&
 	    __atomic_add_fetch(&n->uses, 1, __ATOMIC_RELAXED) <= FC_DFA_WARMUP)
-		goto warm;
+		goto interim;
 	if (stage != FC_NODE_BUILT) {
 		/* While another thread builds the automata (tens of ms for
-		 * a large node), the warm regex answers instead of waiting
-		 * for the lock. */
-		if (stage != FC_NODE_WARM)
+		 * a large node), the interim answers instead of waiting for
+		 * the lock. */
+		if (stage != FC_NODE_WARM && stage != FC_NODE_SMALL)
 			pthread_mutex_lock(&d->lock);
 		else if (pthread_mutex_trylock(&d->lock))
-			goto warm;
+			goto interim;
 		node_prepare(d, n);
 		pthread_mutex_unlock(&d->lock);
 		stage = __atomic_load_n(&n->built, __ATOMIC_ACQUIRE);
-		if (stage == FC_NODE_WARM)
-			goto warm;
 	}
-	if (!n->rest)
+interim:
+	if (stage == FC_NODE_WARM) {
+		if (best != NONE && n->specs[0] <= best)
+			return best;
+		return combined_match(d, n, n->warm, key, keylen, mode, best);
+	}
+	t = __atomic_load_n(&n->set, __ATOMIC_ACQUIRE);
+	if (!t || !t->rest)
 		return -ENOMEM;
-	best = node_dfas(d, n, key + n->depth, keylen - n->depth, key, keylen,
+	best = node_dfas(d, t, key + n->depth, keylen - n->depth, key, keylen,
 			 mode, best);
-	if (!n->nrest || (best != NONE && n->rest[0] <= best))
+	if (!t->nrest || (best != NONE && t->rest[0] <= best))
 		return best;
-	code = n->code;
+	code = t->code;
 	if (!code) {
 		/* The combined regex failed to build: one at a time. */
-		for (uint32_t i = 0; i < n->nrest; i++) {
-			uint32_t idx = n->rest[i];
+		for (uint32_t i = 0; i < t->nrest; i++) {
+			uint32_t idx = t->rest[i];
 			pcre2_code *re;
 
 			if (best != NONE && idx <= best)
@@ -660,10 +694,6 @@ static int64_t node_match(struct fc_data *d, struct fc_node *n,
 		return best;
 	}
 	return combined_match(d, n, code, key, keylen, mode, best);
-warm:
-	if (best != NONE && n->specs[0] <= best)
-		return best;
-	return combined_match(d, n, n->warm, key, keylen, mode, best);
 }
 
 static uint32_t fixed_lookup(const struct fc_data *d, const char *key,
