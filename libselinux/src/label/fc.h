@@ -109,11 +109,12 @@ extern const char fc_re_bad_tag;
 #define FC_DFA_EAGER 32
 #define FC_DFA_WARMUP 64
 /*
- * A node of FC_DFA_SMALL to FC_DFA_EAGER specs is built on its first use,
- * but twice: first with automata of at most FC_DFA_SMALL_STATES states
- * each (stage FC_NODE_SMALL: more of them, smaller, quick to build), then,
- * after FC_DFA_WARMUP lookups, again at FC_DFA_MAX_STATES (fewer automata
- * to walk).  A build's cost is mostly attempts that grow past the cap and
+ * A node of FC_DFA_SMALL to FC_DFA_EAGER specs answers its first
+ * FC_DFA_SMALL_AFTER lookups with its warm regex (a single matchpathcon
+ * or restorecon pays no automaton), then gets automata of at most
+ * FC_DFA_SMALL_STATES states each (stage FC_NODE_SMALL: more of them,
+ * smaller, quick to build), and after FC_DFA_WARMUP lookups in all is
+ * built again at FC_DFA_MAX_STATES (fewer automata to walk).  A build's cost is mostly attempts that grow past the cap and
  * are split, each costing about the cap's states: refpolicy's /usr/ node
  * (26 specs like "(.* /)?bin(/.*)?", ".*\.cgi" and
  * ".* /gems/.* /passenger-.* /agents/...", whose positions combine) takes
@@ -124,6 +125,7 @@ extern const char fc_re_bad_tag;
  * kept, unused, until the handle closes (a lookup may still be in it).
  */
 #define FC_DFA_SMALL 16
+#define FC_DFA_SMALL_AFTER 1
 #define FC_DFA_SMALL_STATES 256
 #define FC_NODE_WARM 1
 #define FC_NODE_BUILT 2

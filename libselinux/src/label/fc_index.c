@@ -615,7 +615,7 @@ static int64_t combined_match(struct fc_data *d, const struct fc_node *n,
  * FC_NODE_SMALL). */
 static void node_prepare(struct fc_data *d, struct fc_node *n)
 {
-	if (n->built == 0 && n->nspecs > FC_DFA_EAGER) {
+	if (n->built == 0 && n->nspecs > FC_DFA_SMALL) {
 		n->warm = combined_build(d, n->specs, n->nspecs);
 		if (n->warm) {
 			__atomic_store_n(&n->built, FC_NODE_WARM,
@@ -623,12 +623,21 @@ static void node_prepare(struct fc_data *d, struct fc_node *n)
 			return;
 		}
 	}
-	if (n->built == 0 && n->nspecs > FC_DFA_SMALL) {
+	if ((n->built == 0 || n->built == FC_NODE_WARM) &&
+	    n->nspecs > FC_DFA_SMALL && n->nspecs <= FC_DFA_EAGER) {
 		node_build(d, n, FC_DFA_SMALL_STATES, FC_NODE_SMALL);
 		return;
 	}
 	if (n->built != FC_NODE_BUILT)
 		node_build(d, n, FC_DFA_MAX_STATES, FC_NODE_BUILT);
+}
+
+/* How many lookups node n answers in its stage before the next. */
+static uint32_t stage_uses(const struct fc_node *n, int stage)
+{
+	if (stage == FC_NODE_WARM && n->nspecs <= FC_DFA_EAGER)
+		return FC_DFA_SMALL_AFTER;
+	return FC_DFA_WARMUP;
 }
 
 /* The highest spec of node n matching, or NONE; -errno on error. */
@@ -642,7 +651,8 @@ static int64_t node_match(struct fc_data *d, struct fc_node *n,
 	int stage = __atomic_load_n(&n->built, __ATOMIC_ACQUIRE);
 
 	if ((stage == FC_NODE_WARM || stage == FC_NODE_SMALL) &&
-	    __atomic_add_fetch(&n->uses, 1, __ATOMIC_RELAXED) <= FC_DFA_WARMUP)
+	    __atomic_add_fetch(&n->uses, 1, __ATOMIC_RELAXED) <=
+		stage_uses(n, stage))
 		goto interim;
 	if (stage != FC_NODE_BUILT) {
 		/* While another thread builds the automata (tens of ms for
