@@ -30,7 +30,7 @@
  *                  Every change of the buckets, chains or entries is made
  *                  under the AVC lock between cache_write_begin() (seq
  *                  becomes odd) and cache_write_end() (even again), with
- *                  atomic stores; cache_fast_lookup() reads seq, finds
+ *                  atomic stores; the hit path (hit.h) reads seq, finds
  *                  and copies the entry with atomic loads, and keeps the
  *                  copy only if seq was even and has not moved - else the
  *                  caller takes the locked path.  Nodes live until
