@@ -18,7 +18,10 @@
 #    mean and the longest query of each side, and the kernel's mean over
 #    the server's.
 # 2. Cached access decisions per second through the server with one
-#    client and with two at once (sfsquery processes), and the ratio.
+#    client and with two at once (sfsquery processes), and the ratio;
+#    beside it the floor: the same clients against nullfs.c (a FUSE
+#    server of the same shape that decides nothing) and pipe ping-pong
+#    pairs (pingpong.c).  ONLY=2 runs this part alone (no VM).
 #
 # Run from the source tree after a build; the VM part needs what the VM
 # suite needs (tests/vm/README.md) and takes about a minute.
@@ -27,12 +30,14 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 B=${BUILD:-$top/build}
 policy=${1:-/etc/selinux/mls/policy/policy.33}
 n=${2:-4000}
-for f in "$B/tests/vm/sfsquery" "$B/tests/vm/sfsgen" "$B/kernel/server/selinuxfsd"; do
+for f in "$B/tests/vm/sfsquery" "$B/tests/vm/sfsgen" "$B/kernel/server/selinuxfsd" \
+	"$B/bench/server/nullfs" "$B/bench/server/pingpong"; do
 	[ -x "$f" ] || { echo "run.sh: build first ($f)" >&2; exit 1; }
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+if [ "${ONLY:-}" != 2 ]; then
 echo "== 1. the kernel (qemu TCG) and the server (host), $policy, sfsgen -n $n"
 VM_ONLY=refpolicy-mls VM_CHECKS='35-*' VM_SERVER_QUERIES=$n \
 	"$top/tests/vm/run-vm.sh" --build "$B" --source "$top" \
@@ -54,21 +59,48 @@ done
 grep '^# time all ' "$tmp/vm.log" | while read -r _ _ _ _ kn ks _ _ sn ss _; do
 	echo "   total: the kernel ${ks} s, the server ${ss} s for $kn queries"
 done
+fi
 
 echo "== 2. cached access decisions through the server: 1 and 2 clients"
+# Each round times 1 client, then 2 at once, against the server and
+# against nullfs (bench/server/nullfs.c: the same FUSE file, loop and
+# options, a fixed answer, no decision): what the machine gives any FUSE
+# server of this shape.  Best of 5 rounds each.  pingpong: pipe round
+# trips of 1 and 2 client/server process pairs.
 q="system_u:system_r:kernel_t:s0 system_u:object_r:etc_t:s0 6"
 yes "access	$q" | head -n 20000 > "$tmp/acc"
 cat > "$tmp/clients.sh" <<'SH'
-# clients.sh K: K sfsquery processes at once, each 20000 decisions
+# clients.sh NAME MNT K: K sfsquery processes at once, each 20000 decisions
 t0=$(date +%s%N)
-for i in $(seq 1 "$1"); do "$SFSQUERY" -m "$SELINUXFS_MNT" "$ACC" > /dev/null & done
+for i in $(seq 1 "$3"); do "$SFSQUERY" -m "$2" "$ACC" > /dev/null & done
 wait
-echo "$1 $(( $(date +%s%N) - t0 ))"
+echo "$1 $3 $(( $(date +%s%N) - t0 ))"
+SH
+cat > "$tmp/rounds.sh" <<'SH'
+# inside with-server.sh's mount namespace: nullfs beside the server
+mkdir -p "$TMPD/null"
+"$NULLFS" "$TMPD/null" & np=$!
+for _ in $(seq 100); do
+	grep -q " $TMPD/null fuse" /proc/self/mountinfo && break
+	sleep 0.05
+done
+for r in 1 2 3 4 5; do
+	for k in 1 2; do sh "$TMPD/clients.sh" server "$SELINUXFS_MNT" $k; done
+	for k in 1 2; do sh "$TMPD/clients.sh" nullfs "$TMPD/null" $k; done
+done
+kill -INT $np; umount "$TMPD/null" 2>/dev/null; wait $np 2>/dev/null
+true
 SH
 SFSQUERY=$B/tests/vm/sfsquery ACC=$tmp/acc SELINUXFSD=$B/kernel/server/selinuxfsd \
-	"$top/tests/lib/with-server.sh" "$policy" sh -c \
-	"for r in 1 2 3; do sh '$tmp/clients.sh' 1; sh '$tmp/clients.sh' 2; done" \
+NULLFS=$B/bench/server/nullfs TMPD=$tmp \
+	"$top/tests/lib/with-server.sh" "$policy" sh "$tmp/rounds.sh" \
 	> "$tmp/par" 2>&1 || { cat "$tmp/par"; exit 1; }
-awk '{ k = $1; rate = k * 20000 / ($2 / 1e9); if (rate > best[k]) best[k] = rate }
-     END { printf "   1 client  %8.0f decisions/s (best of 3)\n", best[1]
-           printf "   2 clients %8.0f decisions/s (best of 3), %.2fx\n", best[2], best[2] / best[1] }' "$tmp/par"
+awk '$1 == "server" || $1 == "nullfs" {
+	n = $1; k = $2; rate = k * 20000 / ($3 / 1e9)
+	if (rate > best[n, k]) best[n, k] = rate }
+     END { for (i = 1; i <= 2; i++) {
+		n = i == 1 ? "server" : "nullfs"
+		printf "   %-7s 1 client %6.0f/s, 2 clients %6.0f/s: %.2fx (best of 5)\n",
+			n, best[n, 1], best[n, 2], best[n, 2] / best[n, 1] } }' "$tmp/par"
+"$B/bench/server/pingpong" | awk '{ r[$1] = $2 }
+     END { printf "   pipes   1 pair %8.0f/s, 2 pairs %8.0f/s: %.2fx\n", r[1], r[2], r[2] / r[1] }'
