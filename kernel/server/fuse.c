@@ -43,6 +43,7 @@
 #include "fuse_run.h"
 #include "log.h"
 #include "status.h"
+#include "uring.h"
 
 #define MAX_WRITE (1u << 20)
 #define STATIC_TIMEOUT 60.0
@@ -724,6 +725,8 @@ int srv_fuse_run(struct fuse_args *args, const char *mountpoint,
 		session = NULL;
 		return 3;
 	}
+	/* io_uring when the kernel offers it (uring.h); else /dev/fuse */
+	(void)srv_uring_attach(session);
 	status_set_hook(push_status);
 	fuse_daemonize(foreground);
 	/* after the fork of fuse_daemonize: a thread would not survive it;
@@ -744,6 +747,7 @@ int srv_fuse_run(struct fuse_args *args, const char *mountpoint,
 	status_set_hook(NULL);
 	pusher_end();
 	fuse_session_unmount(session);
+	srv_uring_detach();
 	fuse_remove_signal_handlers(session);
 	fuse_session_destroy(session);
 	session = NULL;

@@ -8,6 +8,11 @@
 # afterwards, whatever CMD did.  Exit status: CMD's; 77 (a skip for meson)
 # when FUSE is not usable here; 99 when the server does not start.
 #
+# WITH_SERVER_URING=1 (tests/integration/server/uring.sh sets it): the
+# server must have served over FUSE's io_uring transport: its log says it
+# took the kernel's offer and (when CMD left it alive) its rings
+# completed requests.  A test that passes over /dev/fuse alone fails.
+#
 # CMD also sees SELINUXFSD_PID; a test that kills the server on purpose
 # sets WITH_SERVER_KILLED=1: its death and the dead mount are then not
 # errors (the mount is detached).
@@ -74,6 +79,27 @@ fi
 export SELINUXFS_MNT="$mnt" SELINUXFSD SELINUXFSD_PID=$pid
 "$@"
 rc=$?
+if [ "${WITH_SERVER_URING:-0}" = 1 ]; then
+	# the completions of the server's rings (fdinfo's CqHead)
+	done_=0
+	for f in /proc/$pid/fd/*; do
+		case $(readlink "$f" 2>/dev/null) in
+		*io_uring*)
+			n=$(sed -n 's/^CqHead:[[:space:]]*//p' \
+				"/proc/$pid/fdinfo/${f##*/}" 2>/dev/null)
+			done_=$((done_ + ${n:-0})) ;;
+		esac
+	done
+	if ! grep -q "io_uring: the kernel's offer taken" "$log"; then
+		echo "with-server.sh: the server did not take io_uring" >&2
+		[ $rc = 0 ] && rc=1
+	elif [ "${WITH_SERVER_KILLED:-0}" != 1 ] && [ $done_ = 0 ]; then
+		echo "with-server.sh: no request served through io_uring" >&2
+		[ $rc = 0 ] && rc=1
+	else
+		echo "with-server.sh: io_uring: $done_ completions" >&2
+	fi
+fi
 kill $pid 2>/dev/null
 # the server's own status: a sanitizer's report fails the test too
 wait $pid

@@ -15,9 +15,13 @@ cc=${CC:-gcc}
 tmp=$(mktemp -d /tmp/server-tsan.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 sepol=$("$cc" -print-file-name=libsepol.a)
+# uring.c's transport too, where liburing is (it serves when the kernel
+# offers it: the fuse module's enable_uring)
+uring=
+pkg-config --exists liburing && uring="-DSRV_HAVE_URING $(pkg-config --libs liburing)"
 "$cc" -g -O1 -fsanitize=thread -Wno-tsan -D_GNU_SOURCE -pthread \
 	$(pkg-config --cflags fuse3) \
-	"$src"/kernel/server/*.c "$sepol" $(pkg-config --libs fuse3) \
+	"$src"/kernel/server/*.c "$sepol" $(pkg-config --libs fuse3) $uring \
 	-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=reallocarray \
 	-o "$tmp/selinuxfsd"
 TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}" \
