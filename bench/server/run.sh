@@ -21,7 +21,9 @@
 #    client and with two at once (sfsquery processes), and the ratio;
 #    beside it the floor: the same clients against nullfs.c (a FUSE
 #    server of the same shape that decides nothing) and pipe ping-pong
-#    pairs (pingpong.c).  ONLY=2 runs this part alone (no VM).
+#    pairs (pingpong.c); then the same over FUSE's io_uring transport
+#    where the kernel has it (the server's kernel/server/uring.c, and
+#    nullfs_uring.c).  ONLY=2 runs this part alone (no VM).
 #
 # Run from the source tree after a build; the VM part needs what the VM
 # suite needs (tests/vm/README.md) and takes about a minute.
@@ -91,16 +93,36 @@ done
 kill -INT $np; umount "$TMPD/null" 2>/dev/null; wait $np 2>/dev/null
 true
 SH
-SFSQUERY=$B/tests/vm/sfsquery ACC=$tmp/acc SELINUXFSD=$B/kernel/server/selinuxfsd \
-NULLFS=$B/bench/server/nullfs TMPD=$tmp \
-	"$top/tests/lib/with-server.sh" "$policy" sh "$tmp/rounds.sh" \
-	> "$tmp/par" 2>&1 || { cat "$tmp/par"; exit 1; }
-awk '$1 == "server" || $1 == "nullfs" {
-	n = $1; k = $2; rate = k * 20000 / ($3 / 1e9)
-	if (rate > best[n, k]) best[n, k] = rate }
-     END { for (i = 1; i <= 2; i++) {
-		n = i == 1 ? "server" : "nullfs"
-		printf "   %-7s 1 client %6.0f/s, 2 clients %6.0f/s: %.2fx (best of 5)\n",
-			n, best[n, 1], best[n, 2], best[n, 2] / best[n, 1] } }' "$tmp/par"
+# part2 LABEL NULLFS: the rounds with the transport the module offers now
+part2() {
+	SFSQUERY=$B/tests/vm/sfsquery ACC=$tmp/acc SELINUXFSD=$B/kernel/server/selinuxfsd \
+	NULLFS=$2 TMPD=$tmp \
+		"$top/tests/lib/with-server.sh" "$policy" sh "$tmp/rounds.sh" \
+		> "$tmp/par" 2>&1 || { cat "$tmp/par"; exit 1; }
+	awk -v t="$1" '$1 == "server" || $1 == "nullfs" {
+		n = $1; k = $2; rate = k * 20000 / ($3 / 1e9)
+		if (rate > best[n, k]) best[n, k] = rate }
+	     END { for (i = 1; i <= 2; i++) {
+			n = i == 1 ? "server" : "nullfs"
+			printf "   %-9s %-6s 1 client %6.0f/s, 2 clients %6.0f/s: %.2fx (best of 5)\n",
+				t, n, best[n, 1], best[n, 2], best[n, 2] / best[n, 1] } }' "$tmp/par"
+}
+# /dev/fuse, then FUSE's io_uring transport where the kernel has it (the
+# fuse module's enable_uring, restored afterwards; kernel/server/uring.c)
+up=/sys/module/fuse/parameters/enable_uring
+old_up=
+if [ -w "$up" ]; then
+	old_up=$(cat "$up")
+	trap 'echo "$old_up" > "$up"; rm -rf "$tmp"' EXIT
+	echo N > "$up"
+fi
+part2 /dev/fuse "$B/bench/server/nullfs"
+if [ -n "$old_up" ] && [ -x "$B/bench/server/nullfs_uring" ]; then
+	echo Y > "$up"
+	part2 io_uring "$B/bench/server/nullfs_uring"
+	echo "$old_up" > "$up"
+else
+	echo "   (no FUSE io_uring transport here: Linux >= 6.14 and liburing)"
+fi
 "$B/bench/server/pingpong" | awk '{ r[$1] = $2 }
      END { printf "   pipes   1 pair %8.0f/s, 2 pairs %8.0f/s: %.2fx\n", r[1], r[2], r[2] / r[1] }'

@@ -20,6 +20,12 @@
  *     also be pointed at it with set_selinuxmnt(3).  It must run as root.
  *     SIGTERM, SIGINT and SIGHUP unmount and end it.
  *
+ *     Requests come through /dev/fuse.  Where the kernel also offers
+ *     FUSE's io_uring transport (Linux 6.14 and later, with the fuse
+ *     module's enable_uring parameter on), selinuxfsd takes it: one queue
+ *     of requests per CPU, served by a thread on that CPU, so that
+ *     clients on two CPUs are answered on both at once.
+ *
  * OPTIONS
  *     -f
  *         Stay in the foreground (otherwise detach once mounted).
