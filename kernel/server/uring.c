@@ -17,8 +17,11 @@
  *   fuse_session_process_buf.  Every reply our ops make is written by
  *   the thread that received the request, before process_buf returns:
  *   the custom writev sees the reply's unique is the request this thread
- *   holds and copies it into the entry instead; then one
- *   COMMIT_AND_FETCH hands the reply over and takes the next request.
+ *   holds, copies it into the entry instead and submits one
+ *   COMMIT_AND_FETCH, which hands the reply over before writev returns
+ *   (as a write of /dev/fuse does: fuse.c answers LOOKUP under srv_mu so
+ *   that no answer made before a policy load reaches the kernel after
+ *   it) and takes the next request into the entry.
  *   Anything else written (notifications, replies to /dev/fuse requests)
  *   goes to /dev/fuse.
  * - The end: the stop flag, seen within STOP_POLL by a thread waiting
@@ -88,7 +91,11 @@ struct uring_cmd_req {
 #define ENTRIES 2 /* a queue's: a request served, one more waiting */
 #define STOP_POLL_MS 200
 
+struct queue;
+
 struct entry {
+	struct queue *q;
+	int idx;
 	struct uring_req_header hdr;
 	struct iovec iov[2];
 	char *payload;
@@ -96,6 +103,7 @@ struct entry {
 	uint64_t unique;	/* of the request being served */
 	bool replied;
 	bool big;		/* the last request or reply passed KEEP */
+	uint32_t reqlen;	/* the request's payload */
 	uint32_t outlen;	/* the reply's arguments, in payload */
 	struct fuse_out_header out;
 };
@@ -183,7 +191,25 @@ static void trim_payload(struct entry *en)
 		madvise(en->payload + from, PAYLOAD - from, MADV_DONTNEED);
 }
 
-/* The request of entry e, to libfuse; its reply into the entry. */
+/*
+ * The entry's reply (en->out, en->outlen bytes of payload) to the kernel,
+ * with the fetch of its next request: submitted now (0 or -errno), or with
+ * the queue's next wait.
+ */
+static int deliver(struct entry *en, bool now)
+{
+	int r;
+
+	memcpy(en->hdr.in_out, &en->out, sizeof(en->out));
+	en->hdr.ent.payload_sz = en->outlen;
+	r = queue_cmd(en->q, en->idx, URING_CMD_COMMIT_AND_FETCH,
+		      en->hdr.ent.commit_id);
+	if (r == 0 && now)
+		r = io_uring_submit(&en->q->ring);
+	return r < 0 ? r : 0;
+}
+
+/* The request of entry e, to libfuse; its reply delivered. */
 static void serve(struct entry *en)
 {
 	struct fuse_in_header ih;
@@ -193,10 +219,12 @@ static void serve(struct entry *en)
 	memcpy(&ih, en->hdr.in_out, sizeof(ih));
 	en->unique = ih.unique;
 	en->replied = false;
+	en->reqlen = (uint32_t)rest;
 	en->outlen = 0;
 	if (ih.len < sizeof(ih) + rest || rest > PAYLOAD ||
 	    (arg0 = ih.len - sizeof(ih) - rest) > URING_HDR_SZ) {
 		en->out = (struct fuse_out_header){ sizeof(en->out), -EIO, ih.unique };
+		deliver(en, false);
 		return;
 	}
 	memcpy(en->req, &ih, sizeof(ih));
@@ -207,8 +235,10 @@ static void serve(struct entry *en)
 	serving = en;
 	fuse_session_process_buf(session, &buf);
 	serving = NULL;
-	if (!en->replied) /* no op of ours answers later */
+	if (!en->replied) { /* no op of ours answers later */
 		en->out = (struct fuse_out_header){ sizeof(en->out), -EIO, ih.unique };
+		deliver(en, false);
+	}
 }
 
 static void *queue_main(void *arg)
@@ -261,12 +291,9 @@ static void *queue_main(void *arg)
 			en = &q->ent[e];
 			trim_payload(en);
 			serve(en);
-			if (en->hdr.ent.payload_sz > KEEP) /* the copy: done with */
+			if (en->reqlen > KEEP) /* the copy: done with */
 				madvise(en->req + KEEP, REQ_SIZE - KEEP, MADV_DONTNEED);
-			en->big = en->outlen > KEEP || en->hdr.ent.payload_sz > KEEP;
-			memcpy(en->hdr.in_out, &en->out, sizeof(en->out));
-			en->hdr.ent.payload_sz = en->outlen;
-			queue_cmd(q, e, URING_CMD_COMMIT_AND_FETCH, en->hdr.ent.commit_id);
+			en->big = en->outlen > KEEP || en->reqlen > KEEP;
 		}
 		io_uring_cq_advance(&q->ring, n);
 		if (dead)
@@ -298,6 +325,8 @@ static void start_queues(void)
 		for (int e = 0; e < ENTRIES; e++) {
 			struct entry *en = &q->ent[e];
 
+			en->q = q;
+			en->idx = e;
 			en->payload = mmap(NULL, PAYLOAD, PROT_READ | PROT_WRITE,
 					   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 			en->req = mmap(NULL, REQ_SIZE, PROT_READ | PROT_WRITE,
@@ -357,6 +386,13 @@ static ssize_t io_writev(int fd, struct iovec *iov, int count, void *userdata)
 		en->out = *oh;
 		en->outlen = (uint32_t)len;
 		en->replied = true;
+		/* delivered before we return, as a write of /dev/fuse is: an
+		 * op that replies under srv_mu (LOOKUP, fuse.c) relies on it */
+		r = deliver(en, true);
+		if (r < 0) {
+			errno = -r;
+			return -1;
+		}
 		return (ssize_t)(total + len);
 	}
 	if (init && oh->unique == init && oh->error == 0 && count >= 2 &&

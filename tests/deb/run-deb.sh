@@ -70,7 +70,7 @@ cd "$BUILD"
 CACHE=${VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/libselinux-vm}
 SUITE=bookworm
 # Debian's packages ours replace, and what ours need beyond them.
-INCLUDE=libselinux1-dev,selinux-utils,python3-selinux,ruby-selinux,python3,libfuse3-3,libsepol2
+INCLUDE=libselinux1-dev,selinux-utils,python3-selinux,ruby-selinux,python3,libfuse3-3,liburing2,libsepol2
 KEY=$(echo "$SUITE $INCLUDE v1" | sha256sum | cut -c1-16)
 BASE=$CACHE/deb/root-$KEY
 mkdir -p "$CACHE/deb"
