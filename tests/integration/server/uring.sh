@@ -8,7 +8,9 @@
 # transport (before Linux 6.14, or built without it) or we are not root.
 set -u
 p=/sys/module/fuse/parameters/enable_uring
-if [ ! -e "$p" ] || [ "$(id -u)" != 0 ] || ! [ -w "$p" ]; then
+# (no id(1): it links libselinux, which in a sanitized build's test
+# environment is the sanitized one; writing the parameter needs root)
+if [ ! -e "$p" ] || ! [ -w "$p" ]; then
 	echo "uring.sh: no FUSE io_uring transport here; skipping" >&2
 	exit 77
 fi
