@@ -48,35 +48,10 @@
 
 #include "log.h"
 #include "uring.h"
+#include "uring_abi.h"
 
 #ifdef SRV_HAVE_URING
 #include <liburing.h>
-
-/* The io_uring part of <linux/fuse.h> (protocol 7.42), newer than
- * Debian 12's kernel headers: the kernel's layout. */
-#ifndef FUSE_OVER_IO_URING
-#define FUSE_OVER_IO_URING (1ULL << 41)
-#endif
-#define URING_HDR_SZ 128
-struct uring_ent_in_out {
-	uint64_t flags;
-	uint64_t commit_id;
-	uint32_t payload_sz;
-	uint32_t padding;
-	uint64_t reserved;
-};
-struct uring_req_header {
-	char in_out[URING_HDR_SZ];
-	char op_in[URING_HDR_SZ];
-	struct uring_ent_in_out ent;
-};
-enum { URING_CMD_REGISTER = 1, URING_CMD_COMMIT_AND_FETCH = 2 };
-struct uring_cmd_req {
-	uint64_t flags;
-	uint64_t commit_id;
-	uint16_t qid;
-	uint8_t padding[6];
-};
 
 /*
  * A payload buffer holds the largest request or reply: the kernel
