@@ -61,7 +61,7 @@
  * moving with where the scheduler puts the client and the worker).  The
  * single-threaded loop measured the same within that spread.  Past that
  * floor: FUSE's io_uring transport (uring.c), where the kernel offers it
- * (same day: the server 8,888 and 16,814 decisions/s, 1.89x); these
+ * (same day: the server 8,350 and 17,658 decisions/s, 2.11x); these
  * workers then serve only what /dev/fuse still carries.
  */
 #define WORKERS 2
