@@ -857,6 +857,9 @@ def main_kill(avc_server_dies, cprobe, ours):
     want = record(qs)
     ctx = {"queries": qs, "want": want}
     deadline = time.monotonic() + 15
+    # what ends a worker: the dead server's errors, whether a transaction
+    # raises them (the open or the write) or returns them (the read)
+    dead = DEAD + ((errno.ECANCELED,) if fuse_uring_on() else ())
     procs = []
     # workers that fail only on a wrong answer or a hang: a dead server
     # must give ENOTCONN
@@ -877,7 +880,7 @@ def main_kill(avc_server_dies, cprobe, ours):
                     err = errno.errorcode.get(e.errno, str(e.errno))
                     break
                 n += 1
-                if got[0] in DEAD:
+                if got[0] in dead:
                     err = errno.errorcode[got[0]]
                     break
                 if got not in want[(tx, req)]:
@@ -918,8 +921,7 @@ def main_kill(avc_server_dies, cprobe, ours):
         rep = json.loads(data) if data else None
         if rep is None:
             fail("a worker hung or crashed after the kill (status %d)" % st)
-        elif rep["err"] not in ("ENOTCONN", "ECONNABORTED") + \
-                (("ECANCELED",) if fuse_uring_on() else ()):
+        elif rep["err"] not in [errno.errorcode[e] for e in dead]:
             fail("a worker ended with %s after %d answers, not ENOTCONN" %
                  (rep["err"], rep["n"]))
         else:
