@@ -246,18 +246,24 @@ def setbools(v):
 
 # ------------------------------------------------- shared load counters
 # One page shared by every process: the loader's counts of loads started
-# and finished (it alone writes them), read by the class readers.
+# and finished (it alone writes them), read by the class readers.  Each
+# count is one aligned 64-bit word, read and written whole through a
+# memoryview: struct.pack_into does not store a number in one write, and a
+# reader caught in the middle saw "started" as 0.
 SHM = mmap.mmap(-1, 4096)
+COUNTS = memoryview(SHM).cast("Q")
 
 
 def load_counts():
-    return struct.unpack_from("<QQ", SHM, 0)
+    return COUNTS[0], COUNTS[1]
 
 
 def load_mark(started, finished):
     """Adds to the counts (one loader at a time writes them)."""
-    s, f = load_counts()
-    struct.pack_into("<QQ", SHM, 0, s + started, f + finished)
+    if started:
+        COUNTS[0] += started
+    if finished:
+        COUNTS[1] += finished
 
 
 # ------------------------------------------------------------- workers
