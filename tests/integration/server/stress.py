@@ -102,7 +102,24 @@ RSS_SLACK_KIB = 2048
 DEADLINE = 15.0  # seconds for the warm-up and the run together
 WARM_FRACTION = 0.2
 GRACE = 10.0  # seconds past the deadline a worker may take to finish
-DEAD = (errno.ENOTCONN, errno.ECONNABORTED)
+
+
+def fuse_uring_on():
+    """Whether the fuse module offers its io_uring transport."""
+    try:
+        with open("/sys/module/fuse/parameters/enable_uring") as f:
+            return f.read().strip() in ("Y", "1")
+    except OSError:
+        return False
+
+
+# A dead server's errors, whether a request raises them (the open or the
+# write) or returns them (the read): ENOTCONN, ECONNABORTED for a request
+# the kernel aborted in flight, and ECANCELED for one in flight on
+# io_uring, when the fuse module offers that transport (the kernel cancels
+# the dead ring's requests).
+DEAD = (errno.ENOTCONN, errno.ECONNABORTED) + \
+    ((errno.ECANCELED,) if fuse_uring_on() else ())
 
 failures = []
 
@@ -277,9 +294,6 @@ class Worker:
     def bad(self, msg):
         if len(self.errors) < 5:
             self.errors.append(msg)
-
-    def dead(self, e):
-        return isinstance(e, OSError) and e.errno in DEAD
 
 
 def w_tx(w, ctx):
@@ -847,15 +861,6 @@ def main_stress(check_rss):
         fail("enforce does not read back")
 
 
-def fuse_uring_on():
-    """Whether the fuse module offers its io_uring transport."""
-    try:
-        with open("/sys/module/fuse/parameters/enable_uring") as f:
-            return f.read().strip() in ("Y", "1")
-    except OSError:
-        return False
-
-
 def main_kill(avc_server_dies, cprobe, ours):
     cls = {c: int(read("class/%s/index" % c))
            for c in ("file", "dir", "process", "chr_file")}
@@ -863,9 +868,6 @@ def main_kill(avc_server_dies, cprobe, ours):
     want = record(qs)
     ctx = {"queries": qs, "want": want}
     deadline = time.monotonic() + 15
-    # what ends a worker: the dead server's errors, whether a transaction
-    # raises them (the open or the write) or returns them (the read)
-    dead = DEAD + ((errno.ECANCELED,) if fuse_uring_on() else ())
     procs = []
     # workers that fail only on a wrong answer or a hang: a dead server
     # must give ENOTCONN
@@ -886,7 +888,7 @@ def main_kill(avc_server_dies, cprobe, ours):
                     err = errno.errorcode.get(e.errno, str(e.errno))
                     break
                 n += 1
-                if got[0] in dead:
+                if got[0] in DEAD:
                     err = errno.errorcode[got[0]]
                     break
                 if got not in want[(tx, req)]:
@@ -927,7 +929,7 @@ def main_kill(avc_server_dies, cprobe, ours):
         rep = json.loads(data) if data else None
         if rep is None:
             fail("a worker hung or crashed after the kill (status %d)" % st)
-        elif rep["err"] not in [errno.errorcode[e] for e in dead]:
+        elif rep["err"] not in [errno.errorcode[e] for e in DEAD]:
             fail("a worker ended with %s after %d answers, not ENOTCONN" %
                  (rep["err"], rep["n"]))
         else:
