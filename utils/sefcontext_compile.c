@@ -2,7 +2,7 @@
  * sefcontext_compile - compile a file_contexts file into its binary form
  *
  * SYNOPSIS
- *     sefcontext_compile [-iV] [-F version] [-o out_file] [-p policy_file] fc_file
+ *     sefcontext_compile [-iINV] [-F version] [-o out_file] [-p policy_file] fc_file
  *
  * DESCRIPTION
  *     Reads the text file_contexts(5) file fc_file and writes
@@ -27,6 +27,29 @@
  *     -F version
  *         Write format 5 (the default, read by libselinux 2.7 to 3.7) or 6
  *         (read by libselinux 3.8 and later).
+ *     -I
+ *         Write the index image only (see INDEX), not fc_file.bin.
+ *     -N
+ *         Do not write the index image.
+ *
+ * INDEX
+ *     Unless -o or -N is given, sefcontext_compile also writes the index
+ *     image of the file_contexts that fc_file belongs to (fc_file, or the
+ *     base file of a file_contexts.homedirs or file_contexts.local):
+ *     base.idx, beside it, readable by everyone.  It holds the whole
+ *     index selabel_open(3) would otherwise build (the specifications of
+ *     base, its .homedirs and .local, the exact-path table, the trie of
+ *     prefixes and its automata), with the state of each of those files;
+ *     the library maps it, with no file read or regular expression
+ *     compiled, as long as none of those files has changed since, and
+ *     reads the files otherwise.  An index image changes no answer (the
+ *     library checks every part of it before use) and needs no particular
+ *     PCRE2.  When the files cannot be indexed (they do not load, or
+ *     loading them prints a message), no image is written, an older one
+ *     is removed and a warning is printed; the exit status is that of the
+ *     .bin (with -I: 1).  Each run indexes the whole set again, so the
+ *     image is fresh after the last of the runs libsemanage makes on a
+ *     policy change.
  *
  * EXIT STATUS
  *     0
@@ -57,7 +80,7 @@ static const char *policy_file;
 static void usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-iV] [-F version] [-o out_file] [-p policy_file] "
+		"usage: %s [-iINV] [-F version] [-o out_file] [-p policy_file] "
 		"fc_file\n"
 		"Where:\n\t"
 		"-o       Optional file name of the PCRE formatted binary\n\t"
@@ -80,6 +103,8 @@ static void usage(const char *prog)
 		"-F       Binary output format version: 5 (the default, read\n\t"
 		"         by libselinux 2.7 to 3.7) or 6 (big-endian, read by\n\t"
 		"         libselinux 3.8 and later).\n\t"
+		"-I       Write the index image (base.idx) only.\n\t"
+		"-N       Do not write the index image.\n\t"
 		"fc_file  The text based file contexts file to be processed.\n",
 		prog);
 	exit(EXIT_FAILURE);
@@ -90,11 +115,37 @@ static int check_context(const char *ctx)
 	return sepol_check_context(ctx) < 0 ? -1 : 0;
 }
 
+/* The index image of the file_contexts in belongs to (see INDEX). */
+static int write_index(const char *prog, const char *in)
+{
+	static const char *const sfx[] = { ".homedirs", ".local" };
+	size_t n = strlen(in);
+	char *base = strdup(in);
+	const char *why;
+	int r;
+
+	if (!base)
+		return -ENOMEM;
+	for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+		size_t k = strlen(sfx[i]);
+
+		if (n > k && !strcmp(in + n - k, sfx[i]))
+			base[n - k] = '\0';
+	}
+	r = lbl_fc_write_index(base, &why);
+	if (r < 0)
+		fprintf(stderr, "%s: warning: no index image of %s: %s%s%s\n",
+			prog, base, why ? why : "", why ? ": " : "",
+			strerror(-r));
+	free(base);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	const char *out = NULL, *in;
 	char *def = NULL;
-	bool no_regex = false;
+	bool no_regex = false, index_only = false, no_index = false;
 	int version = 5;
 	char *end;
 	const char *what;
@@ -103,8 +154,14 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		usage(argv[0]);
-	while ((c = getopt(argc, argv, "o:p:riVF:")) != -1) {
+	while ((c = getopt(argc, argv, "o:p:riVF:IN")) != -1) {
 		switch (c) {
+		case 'I':
+			index_only = true;
+			break;
+		case 'N':
+			no_index = true;
+			break;
 		case 'F':
 			/* Not an option of the reference's tool (3.4 writes 5
 			 * only, 3.8 and later 6 only). */
@@ -170,10 +227,15 @@ int main(int argc, char **argv)
 		}
 		fclose(pf);
 	}
+	if (index_only)
+		return write_index(argv[0], in) < 0 ? EXIT_FAILURE :
+						      EXIT_SUCCESS;
 	if (!out) {
 		if (asprintf(&def, "%s.bin", in) < 0)
 			return EXIT_FAILURE;
 		out = def;
+	} else {
+		no_index = true;
 	}
 	r = lbl_fc_compile(in, out, version, no_regex,
 			   policy_file ? check_context : NULL, &stage, &what);
@@ -188,5 +250,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s %s failed: %s\n", argv[0], what, out,
 			strerror(-r));
 	free(def);
+	if (r >= 0 && !no_index)
+		write_index(argv[0], in);
 	return r < 0 ? 255 : EXIT_SUCCESS;
 }

@@ -35,17 +35,20 @@ struct fc_spec {
 	uint32_t rlen; /* strlen(regex) */
 	uint16_t file; /* index into fc_data.files */
 	uint8_t meta; /* the reference's hasMetaChars */
-	uint8_t any_matches; /* written with __atomic (selabel_stats) */
+	uint8_t pad;
 };
 
-/* The analysis of spec i, in fc_data.ix[i] (fc_spec_analyze). */
+/* The analysis of spec i, in fc_data.ix[i] (fc_spec_analyze).  No
+ * pointer: an index image holds the array as it is (fc_image.c). */
 struct fc_ix {
-	char *lit; /* FC_FIXED: the path; FC_TRIE: the fixed prefix */
+	uint32_t lit; /* offset in fc_data.lits: FC_FIXED: the path;
+		       * FC_TRIE: the fixed prefix (NUL-terminated) */
 	uint32_t lit_len;
 	uint32_t rem_off; /* FC_TRIE: offset in regex after the prefix */
 	uint32_t stem_len; /* the reference's stem ("/usr" of "/usr/.*") */
 	uint32_t prefix_len; /* the reference's prefix_len (raw chars) */
-	uint32_t hnext; /* FC_FIXED: next spec in its hash chain, or ~0 */
+	uint32_t hnext; /* FC_FIXED: next spec in its hash chain (a lower
+			 * index), or ~0 */
 	uint8_t kind; /* enum fc_kind */
 };
 
@@ -130,21 +133,64 @@ extern const char fc_re_bad_tag;
 #define FC_NODE_WARM 1
 #define FC_NODE_BUILT 2
 #define FC_NODE_SMALL 3
+/* An index image's node whose automata or lists do not check out: a
+ * lookup reaching it fails with EINVAL. */
+#define FC_NODE_BAD 4
 
 /* fc_dfa.c */
+/*
+ * An automaton is one block of memory with no pointer in it, so that an
+ * index image (fc_image.c) holds it as it is and a lookup walks it in
+ * place: this header, then
+ *   uint16_t next[nstates * ncls]   the transitions, premultiplied: row r
+ *                                   (state r / ncls) goes on byte class c
+ *                                   to row next[r + c], so a step costs
+ *                                   one load, no multiply.  Row 0 is the
+ *                                   dead state, row ncls the start; a
+ *                                   state count times ncls above 65536 is
+ *                                   refused (-E2BIG: split);
+ *   (padding to 4 bytes)
+ *   uint32_t acc_off[nstates + 1]   state s accepts acc[acc_off[s] ..
+ *                                   acc_off[s + 1]);
+ *   uint32_t acc[nacc]              spec indices, highest first per state.
+ * size is the whole block's, this header included (fc_dfa_size()).
+ */
 struct fc_dfa {
 	uint32_t nstates; /* state 0: dead, 1: the start */
 	uint32_t ncls;
-	uint8_t cls[256]; /* byte -> class */
-	/* The transitions, premultiplied: row r (state r / ncls) goes on
-	 * byte class c to row next[r + c], so a step costs one load, no
-	 * multiply.  Row 0 is the dead state, row ncls the start; a state
-	 * count times ncls above 65536 is refused (-E2BIG: split). */
-	uint16_t *next;
-	uint32_t *acc_off; /* state s accepts acc[acc_off[s] .. [s + 1]) */
-	uint32_t *acc; /* spec indices, highest first per state */
+	uint32_t nacc;
 	uint32_t acc_top; /* the highest spec index in it */
+	uint32_t size;
+	uint32_t pad[3];
+	uint8_t cls[256]; /* byte -> class */
 };
+
+static inline const uint16_t *fc_dfa_next(const struct fc_dfa *a)
+{
+	return (const uint16_t *)(a + 1);
+}
+
+static inline const uint32_t *fc_dfa_acc_off(const struct fc_dfa *a)
+{
+	size_t n = (size_t)a->nstates * a->ncls * sizeof(uint16_t);
+
+	return (const uint32_t *)((const char *)(a + 1) + ((n + 3) & ~(size_t)3));
+}
+
+static inline const uint32_t *fc_dfa_acc(const struct fc_dfa *a)
+{
+	return fc_dfa_acc_off(a) + a->nstates + 1;
+}
+
+/* The size a block of these counts takes, or 0 if they cannot be one
+ * (too large for 32 bits, no state, no class). */
+size_t fc_dfa_block_size(uint64_t nstates, uint64_t ncls, uint64_t nacc);
+/*
+ * Is the block at a, avail bytes (read from an index image), an
+ * automaton whose every transition, acceptance list and spec index stays
+ * within it and below nspec?  Then a walk of any key stays inside it.
+ */
+bool fc_dfa_valid(const struct fc_dfa *a, size_t avail, uint32_t nspec);
 /*
  * The automaton of the n regexes re[] (matched whole, as "^re$" with
  * PCRE2_DOTALL), accepting spec[k] for re[k]; in[k] tells whether re[k]
@@ -168,48 +214,100 @@ const uint32_t *fc_dfa_match(const struct fc_dfa *a, const char *s, size_t n,
 void fc_dfa_match_many(const struct fc_dfa *const *a, uint32_t k,
 		       const char *s, size_t n, const uint32_t **acc,
 		       uint32_t *count);
-/* Bytes a holds. */
+/* Bytes a holds (a->size). */
 size_t fc_dfa_size(const struct fc_dfa *a);
 void fc_dfa_free(struct fc_dfa *a);
 
-/* A node of the radix trie of FC_TRIE prefixes. */
-struct fc_node {
-	const char *label; /* edge label (points into a spec's lit) */
-	uint32_t label_len;
+/*
+ * The radix trie of FC_TRIE prefixes, flat: nodes in an array, node 0 the
+ * root, each node's children after it (a child's index is above its
+ * parent's), no pointer in it, so that an index image holds it as it is.
+ * Built as linked nodes (fc_index.c) and then flattened.
+ */
+struct fc_tnode {
+	uint32_t label; /* edge label: offset in fc_trie.labels */
+	uint32_t label_len; /* >= 1 but at the root */
 	uint32_t depth; /* length of the prefix this node stands for */
+	uint32_t child; /* children: fc_trie.keys/kids[child .. + nchild],
+			 * sorted by the first byte of their label */
 	uint32_t nchild;
-	struct fc_node **child; /* sorted by label[0] */
-	uint8_t *keys; /* keys[i] == child[i]->label[0], searched without
-			* a pointer to chase per step */
-	uint32_t *specs; /* spec indices, highest first */
-	uint32_t nspecs, aspecs;
-	/* warm: the combined regex of all specs, while built is
-	 * FC_NODE_WARM, then unused (see FC_DFA_WARMUP); uses counts the
-	 * lookups it (or the FC_NODE_SMALL set) answered. */
-	pcre2_code *warm;
-	uint32_t uses;
-	/* The automata and the rest, built under fc_data.lock and published
-	 * with a release store of set (then of built: FC_NODE_SMALL or
-	 * FC_NODE_BUILT), read-only afterwards; an older set stays, unused,
-	 * in the newer one's older until the handle closes. */
-	struct fc_set *set;
-	int built;
+	uint32_t specs; /* spec indices fc_trie.specs[specs .. + nspecs],
+			 * highest first */
+	uint32_t nspecs;
+	uint32_t set; /* index image: its set in fc_trie.sets, else ~0 */
 };
 
-/* What a node matches with (see fc_node.set). */
+/* What an index image holds of node k's automata and other specs: the
+ * automata fc_trie.dfas[dfa .. + ndfa] and the specs left to PCRE2,
+ * fc_trie.rest[rest .. + nrest]. */
+struct fc_iset {
+	uint32_t dfa, ndfa, rest, nrest;
+};
+
+struct fc_trie {
+	const struct fc_tnode *node;
+	uint32_t nnode;
+	const uint8_t *keys; /* keys[i]: the first byte of kids[i]'s label */
+	const uint32_t *kids;
+	uint32_t nkids;
+	const uint32_t *specs;
+	uint32_t nspecs;
+	const char *labels;
+	uint32_t nlabels;
+	/* index image only (else NULL, 0) */
+	const struct fc_iset *sets;
+	uint32_t nsets;
+	const uint64_t *dfas; /* offsets of automata in dfa_base */
+	uint32_t ndfas;
+	const uint32_t *rest;
+	uint32_t nrest;
+	const char *dfa_base;
+	size_t dfa_len;
+};
+
+/*
+ * What a node matches with, and how far it is (the node's mutable state,
+ * fc_data.ns[k], apart from the flat trie).
+ *  warm: the combined regex of all specs, while built is FC_NODE_WARM,
+ *   then unused (see FC_DFA_WARMUP); uses counts the lookups it (or the
+ *   FC_NODE_SMALL set) answered.
+ *  set: the automata and the rest, built under fc_data.lock and published
+ *   with a release store of set (then of built: FC_NODE_SMALL or
+ *   FC_NODE_BUILT), read-only afterwards; an older set stays, unused, in
+ *   the newer one's older until the handle closes.  With an index image,
+ *   the set is the image's (the automata in place), FC_NODE_BUILT from
+ *   the node's first use.
+ */
+struct fc_nstate {
+	pcre2_code *warm;
+	struct fc_set *set;
+	uint32_t uses;
+	uint8_t built;
+	bool noted; /* in fc_data.used_nodes */
+};
+
+/* What a node matches with (see fc_nstate.set). */
 struct fc_set {
 	/* dfa: the automata of the specs in the regular subset (one, or
 	 * several for consecutive runs of specs when one would be too
 	 * large), the highest specs' first; rest, the others, highest
-	 * first, and code, their combined regex (NULL with nrest > 0:
-	 * match each on its own).  rest NULL: out of memory. */
-	struct fc_dfa **dfa;
+	 * first, and code, their combined regex.  rest NULL: out of
+	 * memory.  code_state: FC_CODE_NONE until code is built (an index
+	 * image's set builds it on first need), FC_CODE_OK, or
+	 * FC_CODE_FAILED (a regex among them PCRE2 rejects, or ENOMEM:
+	 * match each on its own). */
+	const struct fc_dfa *const *dfa;
 	uint32_t ndfa;
-	uint32_t *rest;
+	const uint32_t *rest;
 	uint32_t nrest;
 	pcre2_code *code;
+	int code_state;
+	bool owned; /* dfa[i] and rest are this set's (not an image's) */
 	struct fc_set *older;
 };
+#define FC_CODE_NONE 0
+#define FC_CODE_OK 1
+#define FC_CODE_FAILED 2
 
 struct fc_sub {
 	char *src, *dst;
@@ -229,6 +327,16 @@ struct fc_istr {
 	uint32_t len, hash;
 };
 
+/*
+ * A spec as an index image holds it (fc_image.c): regex and ctx are
+ * offsets in the image's string pool (fc_data.istr).
+ */
+struct fc_ispec {
+	uint32_t regex, ctx, mode, lineno, rlen;
+	uint16_t file;
+	uint8_t meta, pad;
+};
+
 struct fc_data {
 	struct fc_chunk *arena;
 	/* While the handle is being opened: each distinct context once
@@ -236,14 +344,34 @@ struct fc_data {
 	 * their ctx strings.  Open addressing; NULL slots are free. */
 	struct fc_istr *itab;
 	uint32_t imask, icount;
-	struct fc_spec *spec; /* sorted: regex specs, then literal ones */
+	/* The specs, sorted: regex specs, then literal ones.  Read from the
+	 * files into spec, or, with an index image, in place in the image
+	 * (ispec, with their strings in istr): never both; fc_regex() and
+	 * its siblings below read either. */
+	struct fc_spec *spec;
+	const struct fc_ispec *ispec;
+	const char *istr;
 	uint32_t nspec, aspec;
 	/* Specs the files still to be read may add (an estimate), so that
 	 * the array is allocated once. */
 	uint32_t hint;
 	/* spec was carved from the first arena chunk (not malloc'd). */
 	bool spec_in_arena;
-	struct fc_ix *ix; /* the analysis, with the index */
+	/* The index image mapped (fc_image.c), or NULL; digest_nfiles0:
+	 * the digest's files before the image named its own. */
+	void *img;
+	size_t img_len;
+	size_t digest_nfiles0;
+	uint32_t img_nstr, img_nlits; /* bytes of its string pools */
+	int img_checked; /* fc_image_check_all(): 0 not yet, 1 ok, -1 bad */
+	/* The analysis, with the index; lits: the strings it names.  Both
+	 * malloc'd, or in the image. */
+	const struct fc_ix *ix;
+	const char *lits;
+	uint32_t nlits; /* bytes of lits */
+	/* any_matches of spec i (selabel_stats), written with __atomic;
+	 * allocated on the first lookup. */
+	uint8_t *used;
 	/* "^regex$" of spec i compiled on its own, NULL until first needed,
 	 * FC_RE_BAD if PCRE2 rejects it.  The array is allocated on first
 	 * use; both it and its slots are published with __atomic under
@@ -252,18 +380,23 @@ struct fc_data {
 	char **files; /* spec files read, for messages */
 	uint32_t nfiles;
 	/* FC_FIXED hash: heads[hash & mask] is the first spec or ~0. */
-	uint32_t *heads;
+	const uint32_t *heads;
 	uint32_t mask;
 	/* Bit n set when some FC_FIXED spec is n bytes long (n < 1024). */
 #define FC_LENBITS 1024
 	uint64_t fixed_lens[FC_LENBITS / 64];
-	struct fc_node *root;
-	uint32_t *single; /* FC_SINGLE spec indices, highest first */
+	struct fc_trie trie;
+	/* Per trie node (fc_nstate_alloc); used_nodes: the nodes given a
+	 * state, whose sets the close frees (under lock). */
+	struct fc_nstate *ns;
+	uint32_t *used_nodes;
+	uint32_t nused, aused;
+	const uint32_t *single; /* FC_SINGLE spec indices, highest first */
 	uint32_t nsingle;
 	/* .subs and .subs_dist, in the reference's order (last line first) */
 	struct fc_sub *subs, *dist_subs;
 	size_t nsubs, ndist_subs;
-	/* Guards the lazy building of re and fc_node.code; readers
+	/* Guards the lazy building of re and the nodes' sets; readers
 	 * take no lock (they load the published pointers with __atomic). */
 	pthread_mutex_t lock;
 	/* May node_build JIT-compile (lbl_jit_allowed)?  -1 until first
@@ -272,6 +405,49 @@ struct fc_data {
 	int indexed; /* set once (__atomic) after the index is built */
 	int index_err; /* its result, written before indexed */
 };
+
+/* Spec i's fields, from the files' specs or an index image's. */
+static inline const char *fc_regex(const struct fc_data *d, uint32_t i)
+{
+	return d->ispec ? d->istr + d->ispec[i].regex : d->spec[i].regex;
+}
+
+static inline const char *fc_ctx(const struct fc_data *d, uint32_t i)
+{
+	return d->ispec ? d->istr + d->ispec[i].ctx : d->spec[i].ctx;
+}
+
+static inline uint32_t fc_smode(const struct fc_data *d, uint32_t i)
+{
+	return d->ispec ? d->ispec[i].mode : d->spec[i].mode;
+}
+
+static inline uint32_t fc_lineno(const struct fc_data *d, uint32_t i)
+{
+	return d->ispec ? d->ispec[i].lineno : d->spec[i].lineno;
+}
+
+static inline uint32_t fc_rlen(const struct fc_data *d, uint32_t i)
+{
+	return d->ispec ? d->ispec[i].rlen : d->spec[i].rlen;
+}
+
+static inline uint32_t fc_sfile(const struct fc_data *d, uint32_t i)
+{
+	return d->ispec ? d->ispec[i].file : d->spec[i].file;
+}
+
+static inline bool fc_meta_of(const struct fc_data *d, uint32_t i)
+{
+	return d->ispec ? d->ispec[i].meta : d->spec[i].meta;
+}
+
+/* The literal of analysis x (fc_ix.lit). */
+static inline const char *fc_lit(const struct fc_data *d,
+				 const struct fc_ix *x)
+{
+	return d->lits + x->lit;
+}
 
 /* A word-at-a-time multiplicative hash (keys are paths, 10-200 bytes). */
 static inline uint32_t fc_hash(const char *s, size_t n)
@@ -304,12 +480,13 @@ void *fc_arena_alloc(struct fc_data *d, size_t n);
 /* A copy of [s, s + n) plus a NUL in d's arena; NULL if out of memory. */
 char *fc_strndup(struct fc_data *d, const char *s, size_t n);
 void fc_arena_free(struct fc_data *d);
-/* Give back the tail of p, the latest allocation, after n bytes + NUL. */
-void fc_arena_shrink(struct fc_data *d, char *p, size_t n);
 /* The reference's regex meta characters ".^$?*+|[({". */
 extern const uint8_t fc_meta[256];
-/* Fill in x, the analysis of s (and s->meta). */
-int fc_spec_analyze(struct fc_data *d, struct fc_spec *s, struct fc_ix *x);
+/* Fill in x, the analysis of s (and s->meta); x's literal goes to
+ * lits + *lits_len (room for s->rlen + 1 more bytes), *lits_len grows
+ * by what it takes. */
+int fc_spec_analyze(struct fc_data *d, struct fc_spec *s, struct fc_ix *x,
+		    char *lits, uint32_t *lits_len);
 /* The type field ("--", "-d" ...) as mode bits; -EINVAL if unknown. */
 int fc_mode_from_string(const char *t, uint32_t *mode);
 const char *fc_mode_to_string(uint32_t mode);
@@ -384,6 +561,11 @@ bool lbl_jit_allowed(void);
 /* Analyse the specs and build the index once; 0 or -errno. */
 int fc_index_ensure(struct fc_data *d);
 void fc_index_free(struct fc_data *d);
+/* d->ns for d->trie.nnode nodes, zeroed: 0 or -ENOMEM. */
+int fc_nstate_alloc(struct fc_data *d);
+/* Build every node's final set (FC_NODE_BUILT), as an index image holds
+ * them: 0 or -errno. */
+int fc_index_build_all(struct fc_data *d);
 /*
  * The highest spec index matching key (already normalised) for mode
  * (S_IFMT bits or 0): >= 0, -ENOENT if none, -EINVAL if a regex PCRE2
@@ -391,6 +573,24 @@ void fc_index_free(struct fc_data *d);
  */
 int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 		    uint32_t mode);
+
+/* fc_image.c, fc_image_write.c: the index image (fc_image.h). */
+/* Attach base's index image to d (and the digest to h's): 0, or -errno
+ * when there is none, it is stale or it does not check out (d is left
+ * as it was: read the files). */
+int fc_image_open(struct selabel_handle *h, struct fc_data *d,
+		  const char *base);
+void fc_image_detach(struct selabel_handle *h, struct fc_data *d);
+/* Do spec i's fields (an index image's) lie inside the image?  (Always
+ * true without one.)  Checked where an index comes out of the image. */
+bool fc_spec_ok(const struct fc_data *d, uint32_t i);
+/* All of them (partial matches, stats and comparisons read every
+ * spec): 0 or -EINVAL, remembered. */
+int fc_image_check_all(struct fc_data *d);
+/* Set by the writer while it opens the files themselves. */
+extern bool fc_image_disabled;
+struct fc_img_input;
+void fc_img_input_of(const struct stat *st, struct fc_img_input *in);
 
 /* fc_lookup.c */
 extern const struct lbl_ops fc_ops;

@@ -59,6 +59,16 @@ struct builder {
 	struct ulist start_acc; /* specs whose regex matches "" */
 };
 
+/* An automaton while it is built, packed into its block (struct fc_dfa)
+ * at the end. */
+struct dfa_work {
+	uint32_t nstates, ncls, acc_top;
+	size_t nacc;
+	uint8_t cls[256];
+	uint16_t *next;
+	uint32_t *acc_off, *acc;
+};
+
 static int ul_add(struct ulist *l, uint32_t x)
 {
 	if (l->n == l->a) {
@@ -656,7 +666,7 @@ static int cmp_u32_desc(const void *a, const void *b)
 }
 
 /* Split the bytes into the classes no position tells apart. */
-static void byte_classes(struct builder *b, struct fc_dfa *a)
+static void byte_classes(struct builder *b, struct dfa_work *a)
 {
 	uint8_t rep[256];
 	int16_t map[512];
@@ -702,12 +712,14 @@ static void states_free(struct states *s)
 
 void fc_dfa_free(struct fc_dfa *a)
 {
-	if (!a)
-		return;
+	free(a);
+}
+
+static void work_free(struct dfa_work *a)
+{
 	free(a->next);
 	free(a->acc_off);
 	free(a->acc);
-	free(a);
 }
 
 /* Positions q with q.univ: its spec matches whatever follows. */
@@ -796,7 +808,7 @@ static uint32_t prune(const struct builder *b, uint32_t *v, uint32_t n)
 }
 
 /* Fill in a's states and transitions from b's positions. */
-static int determinize(struct builder *b, struct fc_dfa *a, uint32_t max)
+static int determinize(struct builder *b, struct dfa_work *a, uint32_t max)
 {
 	struct states st = {0};
 	_cleanup_free_ uint32_t *stamp = calloc(b->npos, sizeof(*stamp));
@@ -947,6 +959,7 @@ static int determinize(struct builder *b, struct fc_dfa *a, uint32_t max)
 			a->next = tn;
 	}
 	a->acc = TAKE_PTR(accv);
+	a->nacc = nacc;
 	if (!a->acc)
 		a->acc = malloc(sizeof(*a->acc));
 	r = a->acc ? 0 : -ENOMEM;
@@ -955,12 +968,46 @@ out:
 	return r;
 }
 
+size_t fc_dfa_block_size(uint64_t nstates, uint64_t ncls, uint64_t nacc)
+{
+	uint64_t n;
+
+	if (!nstates || !ncls || ncls > 256 || nstates > 65536 ||
+	    nacc > UINT32_MAX / 4)
+		return 0;
+	n = sizeof(struct fc_dfa) + ((nstates * ncls * 2 + 3) & ~(uint64_t)3) +
+	    (nstates + 1 + nacc) * 4;
+	return n > UINT32_MAX ? 0 : (size_t)n;
+}
+
+/* The block of w (see fc.h), or NULL if out of memory. */
+static struct fc_dfa *pack(const struct dfa_work *w)
+{
+	size_t size = fc_dfa_block_size(w->nstates, w->ncls, w->nacc);
+	struct fc_dfa *a = size ? calloc(1, size) : NULL;
+
+	if (!a)
+		return NULL;
+	a->nstates = w->nstates;
+	a->ncls = w->ncls;
+	a->nacc = (uint32_t)w->nacc;
+	a->acc_top = w->acc_top;
+	a->size = (uint32_t)size;
+	memcpy(a->cls, w->cls, sizeof(a->cls));
+	memcpy((uint16_t *)fc_dfa_next(a), w->next,
+	       (size_t)w->nstates * w->ncls * sizeof(*w->next));
+	memcpy((uint32_t *)fc_dfa_acc_off(a), w->acc_off,
+	       (w->nstates + 1) * sizeof(*w->acc_off));
+	memcpy((uint32_t *)fc_dfa_acc(a), w->acc, w->nacc * sizeof(*w->acc));
+	return a;
+}
+
 int fc_dfa_build(const char *const *re, const uint32_t *spec,
 		 const uint32_t *mode, uint32_t n, uint32_t max_states,
 		 bool *in, struct fc_dfa **out)
 {
 	struct builder b = {0};
-	struct fc_dfa *a;
+	struct dfa_work a = {0};
 	uint64_t none[4] = {0};
 	struct frag f = {0};
 	int r;
@@ -976,35 +1023,71 @@ int fc_dfa_build(const char *const *re, const uint32_t *spec,
 		if (r == -EDOM || r == -E2BIG)
 			r = 0;
 	}
-	a = calloc(1, sizeof(*a));
-	for (uint32_t k = 0; a && k < n; k++)
-		if (in[k] && spec[k] > a->acc_top)
-			a->acc_top = spec[k];
-	if (r >= 0 && !a)
-		r = -ENOMEM;
+	for (uint32_t k = 0; k < n; k++)
+		if (in[k] && spec[k] > a.acc_top)
+			a.acc_top = spec[k];
 	if (r >= 0) {
 		mark_univ(&b);
-		byte_classes(&b, a);
+		byte_classes(&b, &a);
 		/* rows must fit in 16 bits (below): give up as soon as the
 		 * states would not, rather than after the whole build */
-		if (max_states > 65536 / a->ncls)
-			max_states = 65536 / a->ncls;
-		r = determinize(&b, a, max_states);
+		if (max_states > 65536 / a.ncls)
+			max_states = 65536 / a.ncls;
+		r = determinize(&b, &a, max_states);
 	}
 	/* The table holds each target's row offset (fc.h): every offset must
 	 * fit in 16 bits. */
-	if (r >= 0 && (size_t)a->nstates * a->ncls > 65536)
+	if (r >= 0 && (size_t)a.nstates * a.ncls > 65536)
 		r = -E2BIG;
 	if (r >= 0)
-		for (size_t i = 0; i < (size_t)a->nstates * a->ncls; i++)
-			a->next[i] = (uint16_t)(a->next[i] * a->ncls);
+		for (size_t i = 0; i < (size_t)a.nstates * a.ncls; i++)
+			a.next[i] = (uint16_t)(a.next[i] * a.ncls);
 	builder_free(&b);
-	if (r < 0) {
-		fc_dfa_free(a);
-		return r;
+	if (r >= 0) {
+		*out = pack(&a);
+		if (!*out)
+			r = -ENOMEM;
 	}
-	*out = a;
-	return 0;
+	work_free(&a);
+	return r;
+}
+
+bool fc_dfa_valid(const struct fc_dfa *a, size_t avail, uint32_t nspec)
+{
+	const uint16_t *next;
+	const uint32_t *ao, *acc;
+	uint32_t ncell, top;
+	uint16_t max = 0;
+
+	if (avail < sizeof(*a) || (uintptr_t)a % 4)
+		return false;
+	if (fc_dfa_block_size(a->nstates, a->ncls, a->nacc) != a->size ||
+	    a->size > avail || a->nstates < 2 || a->acc_top >= nspec)
+		return false;
+	for (int c = 0; c < 256; c++)
+		if (a->cls[c] >= a->ncls)
+			return false;
+	next = fc_dfa_next(a);
+	ncell = a->nstates * a->ncls;
+	/* rows stay inside the table: the last row starts at top */
+	top = (a->nstates - 1) * a->ncls;
+	if (top > UINT16_MAX)
+		return false;
+	for (uint32_t i = 0; i < ncell; i++)
+		max = next[i] > max ? next[i] : max;
+	if (max > top)
+		return false;
+	ao = fc_dfa_acc_off(a);
+	acc = fc_dfa_acc(a);
+	if (ao[0] != 0 || ao[a->nstates] != a->nacc)
+		return false;
+	for (uint32_t s = 0; s < a->nstates; s++)
+		if (ao[s + 1] < ao[s])
+			return false;
+	for (uint32_t i = 0; i < a->nacc; i++)
+		if (acc[i] > a->acc_top)
+			return false;
+	return true;
 }
 
 /* The specs state row (an offset in next) accepts. */
@@ -1012,15 +1095,16 @@ static const uint32_t *accepting(const struct fc_dfa *a, uint32_t row,
 				 uint32_t *count)
 {
 	uint32_t st = row / a->ncls;
+	const uint32_t *ao = fc_dfa_acc_off(a);
 
-	*count = a->acc_off[st + 1] - a->acc_off[st];
-	return a->acc + a->acc_off[st];
+	*count = ao[st + 1] - ao[st];
+	return fc_dfa_acc(a) + ao[st];
 }
 
 const uint32_t *fc_dfa_match(const struct fc_dfa *a, const char *s, size_t n,
 			     uint32_t *count)
 {
-	const uint16_t *next = a->next;
+	const uint16_t *next = fc_dfa_next(a);
 	uint32_t row = a->ncls; /* the start, state 1 */
 
 	for (size_t i = 0; i < n && row; i++)
@@ -1040,10 +1124,13 @@ void fc_dfa_match_many(const struct fc_dfa *const *a, uint32_t k,
 		       uint32_t *count)
 {
 	uint32_t row[FC_DFA_LOCKSTEP];
+	const uint16_t *next[FC_DFA_LOCKSTEP];
 
-	for (uint32_t j = 0; j < k; j++)
+	for (uint32_t j = 0; j < k; j++) {
 		row[j] = a[j]->ncls;
-#define STEP(j) row[j] = a[j]->next[row[j] + a[j]->cls[c]]
+		next[j] = fc_dfa_next(a[j]);
+	}
+#define STEP(j) row[j] = next[j][row[j] + a[j]->cls[c]]
 	switch (k) {
 	case 1:
 		acc[0] = fc_dfa_match(a[0], s, n, &count[0]);
@@ -1083,7 +1170,5 @@ void fc_dfa_match_many(const struct fc_dfa *const *a, uint32_t k,
 
 size_t fc_dfa_size(const struct fc_dfa *a)
 {
-	return sizeof(*a) + (size_t)a->nstates * a->ncls * sizeof(*a->next) +
-	       (a->nstates + 1) * sizeof(*a->acc_off) +
-	       a->acc_off[a->nstates] * sizeof(*a->acc);
+	return a->size;
 }

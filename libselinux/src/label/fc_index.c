@@ -1,5 +1,6 @@
 /* label/fc_index.c: finding the winning spec fast, with the same answer. */
 #include <string.h>
+#include <sys/mman.h>
 
 #include "fc.h"
 
@@ -73,12 +74,27 @@ static struct tls_match *tls_get(void)
 
 /* ---- the radix trie ---- */
 
-/* Nodes live in d's arena (thousands of them: one malloc each cost as
- * much as the rest of the build); their arrays are malloc'd. */
-static struct fc_node *node_new(struct fc_data *d, const char *label,
-				uint32_t len, uint32_t depth)
+/*
+ * Built as linked nodes (struct bnode, in d's arena: thousands of them,
+ * one malloc each cost as much as the rest of the build; their arrays
+ * are malloc'd), then flattened into d->trie (struct fc_tnode, fc.h) and
+ * freed.
+ */
+struct bnode {
+	const char *label; /* edge label (points into a spec's lit) */
+	uint32_t label_len;
+	uint32_t depth;
+	uint32_t nchild;
+	struct bnode **child; /* sorted by label[0] */
+	uint8_t *keys; /* keys[i] == child[i]->label[0] */
+	uint32_t *specs; /* spec indices, highest first */
+	uint32_t nspecs, aspecs;
+};
+
+static struct bnode *bnode_new(struct fc_data *d, const char *label,
+			       uint32_t len, uint32_t depth)
 {
-	struct fc_node *n = fc_arena_alloc(d, sizeof(*n));
+	struct bnode *n = fc_arena_alloc(d, sizeof(*n));
 
 	if (!n)
 		return NULL;
@@ -88,37 +104,20 @@ static struct fc_node *node_new(struct fc_data *d, const char *label,
 	return n;
 }
 
-static void set_free(struct fc_set *t)
-{
-	while (t) {
-		struct fc_set *older = t->older;
-
-		free(t->rest);
-		for (uint32_t i = 0; i < t->ndfa; i++)
-			fc_dfa_free(t->dfa[i]);
-		free(t->dfa);
-		pcre2_code_free(t->code);
-		free(t);
-		t = older;
-	}
-}
-
-static void node_free(struct fc_node *n)
+static void bnode_free(struct bnode *n)
 {
 	if (!n)
 		return;
 	for (uint32_t i = 0; i < n->nchild; i++)
-		node_free(n->child[i]);
+		bnode_free(n->child[i]);
 	free(n->child);
 	free(n->keys);
 	free(n->specs);
-	set_free(n->set);
-	pcre2_code_free(n->warm);
 }
 
 /* The child whose label starts with c, and its slot in *pos. */
-static struct fc_node *node_child(const struct fc_node *n, uint8_t c,
-				  uint32_t *pos)
+static struct bnode *bnode_child(const struct bnode *n, uint8_t c,
+				 uint32_t *pos)
 {
 	uint32_t lo = 0, hi = n->nchild;
 
@@ -140,9 +139,9 @@ static struct fc_node *node_child(const struct fc_node *n, uint8_t c,
 }
 
 /* child and keys hold room for nchild rounded up to a power of two. */
-static int node_add_child(struct fc_node *n, uint32_t pos, struct fc_node *c)
+static int bnode_add_child(struct bnode *n, uint32_t pos, struct bnode *c)
 {
-	struct fc_node **nc = n->child;
+	struct bnode **nc = n->child;
 	uint8_t *nk = n->keys;
 
 	if (!(n->nchild & (n->nchild - 1))) {
@@ -165,7 +164,7 @@ static int node_add_child(struct fc_node *n, uint32_t pos, struct fc_node *c)
 	return 0;
 }
 
-static int node_add_spec(struct fc_node *n, uint32_t idx)
+static int bnode_add_spec(struct bnode *n, uint32_t idx)
 {
 	if (n->nspecs == n->aspecs) {
 		uint32_t a = n->aspecs ? n->aspecs * 2 : 4;
@@ -180,24 +179,24 @@ static int node_add_spec(struct fc_node *n, uint32_t idx)
 	return 0;
 }
 
-static int trie_insert(struct fc_data *d, const char *s, uint32_t len,
-		       uint32_t idx)
+static int trie_insert(struct fc_data *d, struct bnode *root, const char *s,
+		       uint32_t len, uint32_t idx)
 {
-	struct fc_node *n = d->root;
+	struct bnode *n = root;
 	uint32_t p = 0;
 
 	for (;;) {
-		struct fc_node *c, *mid;
+		struct bnode *c, *mid;
 		uint32_t pos, k;
 
 		if (p == len)
-			return node_add_spec(n, idx);
-		c = node_child(n, s[p], &pos);
+			return bnode_add_spec(n, idx);
+		c = bnode_child(n, s[p], &pos);
 		if (!c) {
-			c = node_new(d, s + p, len - p, len);
-			if (!c || node_add_child(n, pos, c) < 0)
+			c = bnode_new(d, s + p, len - p, len);
+			if (!c || bnode_add_child(n, pos, c) < 0)
 				return -ENOMEM;
-			return node_add_spec(c, idx);
+			return bnode_add_spec(c, idx);
 		}
 		for (k = 0; k < c->label_len && p + k < len &&
 			    c->label[k] == s[p + k];
@@ -209,7 +208,7 @@ static int trie_insert(struct fc_data *d, const char *s, uint32_t len,
 			continue;
 		}
 		/* Split c's edge after k bytes. */
-		mid = node_new(d, c->label, k, n->depth + k);
+		mid = bnode_new(d, c->label, k, n->depth + k);
 		if (!mid)
 			return -ENOMEM;
 		mid->child = malloc(sizeof(*mid->child));
@@ -230,57 +229,182 @@ static int trie_insert(struct fc_data *d, const char *s, uint32_t len,
 	}
 }
 
+struct flat {
+	struct fc_tnode *node;
+	uint8_t *keys;
+	uint32_t *kids, *specs;
+	char *labels;
+	uint32_t nnode, nkids, nspecs, nlabels;
+};
+
+static void count(const struct bnode *n, struct flat *f)
+{
+	f->nnode++;
+	f->nkids += n->nchild;
+	f->nspecs += n->nspecs;
+	f->nlabels += n->label_len;
+	for (uint32_t i = 0; i < n->nchild; i++)
+		count(n->child[i], f);
+}
+
+/* Node n becomes f->node[k]; its children follow it, each subtree
+ * before the next (so a child's index is above its parent's). */
+static void flatten(const struct bnode *n, struct flat *f, uint32_t k)
+{
+	struct fc_tnode *t = &f->node[k];
+	uint32_t first = f->nkids;
+
+	t->label = f->nlabels;
+	t->label_len = n->label_len;
+	memcpy(f->labels + f->nlabels, n->label, n->label_len);
+	f->nlabels += n->label_len;
+	t->depth = n->depth;
+	t->specs = f->nspecs;
+	t->nspecs = n->nspecs;
+	memcpy(f->specs + f->nspecs, n->specs, n->nspecs * sizeof(*f->specs));
+	f->nspecs += n->nspecs;
+	t->child = first;
+	t->nchild = n->nchild;
+	t->set = UINT32_MAX;
+	memcpy(f->keys + first, n->keys, n->nchild);
+	f->nkids += n->nchild;
+	for (uint32_t i = 0; i < n->nchild; i++) {
+		f->kids[first + i] = f->nnode;
+		flatten(n->child[i], f, f->nnode++);
+	}
+}
+
+/* d->trie from the linked trie at root, in one allocation (d->trie.node
+ * is its start). */
+static int trie_flatten(struct fc_data *d, const struct bnode *root)
+{
+	struct flat c = {0}, f = {0};
+	size_t sz_node, sz_kids, sz_specs, sz_keys;
+	char *mem;
+
+	count(root, &c);
+	sz_node = (size_t)c.nnode * sizeof(*f.node);
+	sz_kids = (size_t)c.nkids * sizeof(*f.kids);
+	sz_specs = (size_t)c.nspecs * sizeof(*f.specs);
+	sz_keys = c.nkids;
+	mem = malloc(sz_node + sz_kids + sz_specs + sz_keys + c.nlabels + 1);
+	if (!mem)
+		return -ENOMEM;
+	f.node = (struct fc_tnode *)mem;
+	f.kids = (uint32_t *)(mem + sz_node);
+	f.specs = (uint32_t *)(mem + sz_node + sz_kids);
+	f.keys = (uint8_t *)(mem + sz_node + sz_kids + sz_specs);
+	f.labels = (char *)f.keys + sz_keys;
+	f.nnode = 1;
+	flatten(root, &f, 0);
+	d->trie.node = f.node;
+	d->trie.nnode = f.nnode;
+	d->trie.keys = f.keys;
+	d->trie.kids = f.kids;
+	d->trie.nkids = f.nkids;
+	d->trie.specs = f.specs;
+	d->trie.nspecs = f.nspecs;
+	d->trie.labels = f.labels;
+	d->trie.nlabels = f.nlabels;
+	return 0;
+}
+
 static int index_build(struct fc_data *d)
 {
-	uint32_t nfixed = 0, size = 16;
+	uint32_t nfixed = 0, size = 16, lits_len = 0;
+	struct fc_ix *ix;
+	uint32_t *heads, *single;
+	char *lits;
+	size_t lits_cap = 1;
+	struct bnode *root;
 	int r;
 
-	d->ix = malloc((d->nspec + 1) * sizeof(*d->ix));
-	if (!d->ix)
+	for (uint32_t i = 0; i < d->nspec; i++)
+		lits_cap += (size_t)d->spec[i].rlen + 1;
+	if (lits_cap > UINT32_MAX)
+		return -EOVERFLOW;
+	d->ix = ix = malloc((d->nspec + 1) * sizeof(*ix));
+	d->lits = lits = malloc(lits_cap);
+	if (!ix || !lits)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < d->nspec; i++) {
-		r = fc_spec_analyze(d, &d->spec[i], &d->ix[i]);
+		r = fc_spec_analyze(d, &d->spec[i], &ix[i], lits, &lits_len);
 		if (r < 0)
 			return r;
-		nfixed += d->ix[i].kind == FC_FIXED;
+		nfixed += ix[i].kind == FC_FIXED;
 	}
+	d->nlits = lits_len;
 
 	while (size < nfixed * 2)
 		size *= 2;
-	d->heads = malloc(size * sizeof(*d->heads));
-	d->single = malloc((d->nspec + 1) * sizeof(*d->single));
-	d->root = node_new(d, "", 0, 0);
-	if (!d->heads || !d->single || !d->root)
+	d->heads = heads = malloc(size * sizeof(*heads));
+	d->single = single = malloc((d->nspec + 1) * sizeof(*single));
+	root = bnode_new(d, "", 0, 0);
+	if (!heads || !single || !root)
 		return -ENOMEM;
 	d->mask = size - 1;
-	memset(d->heads, 0xff, size * sizeof(*d->heads));
+	memset(heads, 0xff, size * sizeof(*heads));
 	/* Ascending, so a chain's head is its highest index. */
 	for (uint32_t i = 0; i < d->nspec; i++) {
-		struct fc_ix *s = &d->ix[i];
+		struct fc_ix *s = &ix[i];
 
 		if (s->kind == FC_FIXED) {
-			uint32_t b = fc_hash(s->lit, s->lit_len) & d->mask;
+			uint32_t b = fc_hash(fc_lit(d, s), s->lit_len) & d->mask;
 
 			if (s->lit_len < FC_LENBITS)
 				d->fixed_lens[s->lit_len / 64] |=
 					1ull << (s->lit_len % 64);
-			s->hnext = d->heads[b];
-			d->heads[b] = i;
+			s->hnext = heads[b];
+			heads[b] = i;
 		}
 	}
 	/* Descending, so node and single lists run highest first. */
 	d->nsingle = 0;
-	for (uint32_t i = d->nspec; i-- > 0;) {
-		struct fc_ix *s = &d->ix[i];
+	r = 0;
+	for (uint32_t i = d->nspec; i-- > 0 && r >= 0;) {
+		struct fc_ix *s = &ix[i];
 
-		if (s->kind == FC_SINGLE) {
-			d->single[d->nsingle++] = i;
-		} else if (s->kind == FC_TRIE) {
-			r = trie_insert(d, s->lit, s->lit_len, i);
-			if (r < 0)
-				return r;
-		}
+		if (s->kind == FC_SINGLE)
+			single[d->nsingle++] = i;
+		else if (s->kind == FC_TRIE)
+			r = trie_insert(d, root, fc_lit(d, s), s->lit_len, i);
 	}
+	if (r >= 0)
+		r = trie_flatten(d, root);
+	bnode_free(root);
+	if (r < 0)
+		return r;
+	return fc_nstate_alloc(d);
+}
+
+int fc_nstate_alloc(struct fc_data *d)
+{
+	/* Mapped, not calloc'd: zero pages that only the nodes a process
+	 * uses ever fault in (calloc clears the whole array, a page fault
+	 * per 4 KiB: a third of an index image's open). */
+	size_t len = (size_t)d->trie.nnode * sizeof(*d->ns);
+	void *p = mmap(NULL, len ? len : 1, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	d->ns = p;
+	return 0;
+}
+
+/* Under d->lock: node k gets a state to free at close. */
+static int note_used(struct fc_data *d, uint32_t k)
+{
+	if (d->nused == d->aused) {
+		uint32_t a = d->aused ? 2 * d->aused : 16;
+		uint32_t *v = realloc(d->used_nodes, a * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		d->used_nodes = v;
+		d->aused = a;
+	}
+	d->used_nodes[d->nused++] = k;
 	return 0;
 }
 
@@ -288,6 +412,8 @@ static int index_build(struct fc_data *d)
  * The analysis of the specs and the index are built on first use, under
  * d->lock, and published with d->indexed: an open that is followed by
  * few lookups (matchpathcon from the shell) or none pays nothing for it.
+ * With an index image, they come with it (fc_image.c) and indexed is set
+ * at the open.
  */
 int fc_index_ensure(struct fc_data *d)
 {
@@ -305,16 +431,53 @@ int fc_index_ensure(struct fc_data *d)
 	return d->index_err;
 }
 
+static void set_free(struct fc_set *t)
+{
+	while (t) {
+		struct fc_set *older = t->older;
+
+		if (t->owned) {
+			free((uint32_t *)t->rest);
+			for (uint32_t i = 0; i < t->ndfa; i++)
+				fc_dfa_free((struct fc_dfa *)t->dfa[i]);
+		}
+		free((struct fc_dfa **)t->dfa);
+		pcre2_code_free(t->code);
+		free(t);
+		t = older;
+	}
+}
+
 void fc_index_free(struct fc_data *d)
 {
-	free(d->ix);
+	for (uint32_t i = 0; d->ns && i < d->nused; i++) {
+		uint32_t k = d->used_nodes[i];
+
+		set_free(d->ns[k].set);
+		pcre2_code_free(d->ns[k].warm);
+	}
+	free(d->used_nodes);
+	d->used_nodes = NULL;
+	d->nused = d->aused = 0;
+	if (d->ns)
+		munmap(d->ns, d->trie.nnode ? (size_t)d->trie.nnode *
+						    sizeof(*d->ns) :
+					      1);
+	d->ns = NULL;
+	free(d->used);
+	d->used = NULL;
+	if (!d->img) {
+		free((struct fc_ix *)d->ix);
+		free((char *)d->lits);
+		free((uint32_t *)d->heads);
+		free((uint32_t *)d->single);
+		free((struct fc_tnode *)d->trie.node);
+	}
 	d->ix = NULL;
-	free(d->heads);
+	d->lits = NULL;
 	d->heads = NULL;
-	free(d->single);
 	d->single = NULL;
-	node_free(d->root);
-	d->root = NULL;
+	memset(&d->trie, 0, sizeof(d->trie));
 }
 
 /* ---- matching ---- */
@@ -332,13 +495,13 @@ struct match_ctx {
 static bool candidate(const struct fc_data *d, uint32_t i, const char *key,
 		      size_t keylen, uint32_t mode)
 {
-	const struct fc_spec *s = &d->spec[i];
+	uint32_t smode = fc_smode(d, i);
 	uint32_t stem = d->ix[i].stem_len;
 
-	if (mode && s->mode && mode != s->mode)
+	if (mode && smode && mode != smode)
 		return false;
 	if (stem && (keylen <= stem || key[stem] != '/' ||
-		     memcmp(key, s->regex, stem)))
+		     memcmp(key, fc_regex(d, i), stem)))
 		return false;
 	return true;
 }
@@ -376,11 +539,12 @@ static int match_one(pcre2_code *re, const char *key, size_t keylen,
 	return -EINVAL;
 }
 
-/* The combined regex of the cnt specs v[] (highest first) of node n,
+/* The combined regex of the cnt specs v[] (highest first) of a node,
  * each alternative reporting its spec through a callout; NULL when it
- * does not compile (a bad regex among them) or on ENOMEM. */
+ * does not compile (a bad regex among them) or on ENOMEM.  JIT-compiled
+ * when jit (and the process may). */
 static pcre2_code *combined_build(struct fc_data *d, const uint32_t *v,
-				  uint32_t cnt)
+				  uint32_t cnt, bool jit)
 {
 	size_t len = 0, off = 0;
 	_cleanup_free_ char *pat = NULL;
@@ -391,7 +555,7 @@ static pcre2_code *combined_build(struct fc_data *d, const uint32_t *v,
 	for (uint32_t i = 0; i < cnt; i++) {
 		uint32_t k = v[i];
 
-		len += d->spec[k].rlen - d->ix[k].rem_off + 24;
+		len += fc_rlen(d, k) - d->ix[k].rem_off + 24;
 	}
 	pat = malloc(len + 1);
 	if (!pat)
@@ -399,12 +563,15 @@ static pcre2_code *combined_build(struct fc_data *d, const uint32_t *v,
 	for (uint32_t i = 0; i < cnt; i++) {
 		uint32_t k = v[i];
 
-		off += sprintf(pat + off, "%s(?:%s)$(?C{%u})", i ? "|" : "",
-			       d->spec[k].regex + d->ix[k].rem_off, k);
+		/* by length: an index image's regex has no NUL of its own
+		 * at rlen (fc_image.c) */
+		off += sprintf(pat + off, "%s(?:%.*s)$(?C{%u})", i ? "|" : "",
+			       (int)(fc_rlen(d, k) - d->ix[k].rem_off),
+			       fc_regex(d, k) + d->ix[k].rem_off, k);
 	}
 	code = pcre2_compile((PCRE2_SPTR)pat, off,
 			     PCRE2_ANCHORED | PCRE2_DOTALL, &err, &eoff, NULL);
-	if (code) {
+	if (code && jit) {
 		if (d->jit < 0)
 			d->jit = lbl_jit_allowed();
 		if (d->jit)
@@ -421,26 +588,27 @@ static bool stem_sure(const struct fc_data *d, uint32_t i)
 	const struct fc_ix *x = &d->ix[i];
 
 	return !x->stem_len ||
-	       (!memchr(d->spec[i].regex, '\\', x->stem_len) &&
-		x->lit_len > x->stem_len && x->lit[x->stem_len] == '/');
+	       (!memchr(fc_regex(d, i), '\\', x->stem_len) &&
+		x->lit_len > x->stem_len && fc_lit(d, x)[x->stem_len] == '/');
 }
 
-/* The automata of the cnt specs from spec (see fc.h), appended to n's;
+/* The automata of the cnt specs from spec (see fc.h), appended to t's;
  * in[k] false for the specs left to PCRE2.  0 or -ENOMEM. */
-static int build_dfas(struct fc_set *n, const char **re, const uint32_t *spec,
+static int build_dfas(struct fc_set *t, const char **re, const uint32_t *spec,
 		      const uint32_t *mode, uint32_t cnt, bool *in,
 		      uint32_t max_states)
 {
-	struct fc_dfa *a, **v;
+	struct fc_dfa *a;
+	const struct fc_dfa **v;
 	bool any = false;
 	int r = fc_dfa_build(re, spec, mode, cnt, max_states, in, &a);
 
 	if (r == -E2BIG && cnt > 1) {
 		uint32_t h = cnt / 2;
 
-		r = build_dfas(n, re, spec, mode, h, in, max_states);
+		r = build_dfas(t, re, spec, mode, h, in, max_states);
 		if (r >= 0)
-			r = build_dfas(n, re + h, spec + h, mode + h, cnt - h,
+			r = build_dfas(t, re + h, spec + h, mode + h, cnt - h,
 				       in + h, max_states);
 		return r;
 	}
@@ -456,63 +624,140 @@ static int build_dfas(struct fc_set *n, const char **re, const uint32_t *spec,
 		fc_dfa_free(a);
 		return 0;
 	}
-	v = realloc(n->dfa, (n->ndfa + 1) * sizeof(*v));
+	v = realloc((void *)t->dfa, (t->ndfa + 1) * sizeof(*v));
 	if (!v) {
 		fc_dfa_free(a);
 		return -ENOMEM;
 	}
-	n->dfa = v;
-	v[n->ndfa++] = a;
+	t->dfa = v;
+	v[t->ndfa++] = a;
 	return 0;
 }
 
-/* Build n's automata (at most max_states states each) and the combined
- * regex of the rest (under d->lock), and publish them as n's set, then
- * stage as n's stage. */
-static void node_build(struct fc_data *d, struct fc_node *n,
-		       uint32_t max_states, int stage)
+static const uint32_t *node_specs(const struct fc_data *d, uint32_t k)
 {
-	_cleanup_free_ const char **re = malloc(n->nspecs * sizeof(*re));
-	_cleanup_free_ bool *in = calloc(n->nspecs, sizeof(*in));
-	_cleanup_free_ uint32_t *mode = malloc(n->nspecs * sizeof(*mode));
-	struct fc_set *t = calloc(1, sizeof(*t));
+	return d->trie.specs + d->trie.node[k].specs;
+}
 
-	if (!t || !(t->rest = malloc(n->nspecs * sizeof(*t->rest)))) {
+/* Build node k's automata (at most max_states states each) and the
+ * combined regex of the rest (under d->lock), and publish them as its
+ * set, then stage as its stage. */
+static void node_build(struct fc_data *d, uint32_t k, uint32_t max_states,
+		       int stage)
+{
+	struct fc_nstate *ns = &d->ns[k];
+	uint32_t nspecs = d->trie.node[k].nspecs;
+	const uint32_t *specs = node_specs(d, k);
+	_cleanup_free_ const char **re = malloc(nspecs * sizeof(*re));
+	_cleanup_free_ bool *in = calloc(nspecs, sizeof(*in));
+	_cleanup_free_ uint32_t *mode = calloc(nspecs, sizeof(*mode));
+	struct fc_set *t = calloc(1, sizeof(*t));
+	uint32_t *rest = malloc(nspecs * sizeof(*rest));
+
+	if (!t || !rest) {
 		/* Out of memory: keep the set there is, and its stage (a
 		 * lookup tries again); with none, a lookup fails (ENOMEM). */
 		free(t);
-		if (n->set)
-			stage = n->built;
+		free(rest);
+		if (ns->set)
+			stage = ns->built;
 		goto out;
 	}
+	t->owned = true;
+	t->rest = rest;
 	if (re && in && mode) {
-		for (uint32_t i = 0; i < n->nspecs; i++) {
-			uint32_t k = n->specs[i];
+		for (uint32_t i = 0; i < nspecs; i++) {
+			uint32_t j = specs[i];
 
-			re[i] = d->spec[k].regex + d->ix[k].rem_off;
-			mode[i] = d->spec[k].mode;
-			if (!stem_sure(d, k))
+			re[i] = fc_regex(d, j) + d->ix[j].rem_off;
+			mode[i] = fc_smode(d, j);
+			if (!stem_sure(d, j))
 				mode[i] |= FC_DFA_NODOM;
 		}
-		if (build_dfas(t, re, n->specs, mode, n->nspecs, in,
-			       max_states) < 0) {
+		if (build_dfas(t, re, specs, mode, nspecs, in, max_states) <
+		    0) {
 			for (uint32_t i = 0; i < t->ndfa; i++)
-				fc_dfa_free(t->dfa[i]);
-			free(t->dfa);
+				fc_dfa_free((struct fc_dfa *)t->dfa[i]);
+			free((void *)t->dfa);
 			t->dfa = NULL;
 			t->ndfa = 0;
-			memset(in, 0, n->nspecs * sizeof(*in));
+			memset(in, 0, nspecs * sizeof(*in));
 		}
 	}
-	for (uint32_t i = 0; i < n->nspecs; i++)
+	for (uint32_t i = 0; i < nspecs; i++)
 		if (!in || !in[i])
-			t->rest[t->nrest++] = n->specs[i];
-	if (t->nrest)
-		t->code = combined_build(d, t->rest, t->nrest);
-	t->older = n->set;
-	__atomic_store_n(&n->set, t, __ATOMIC_RELEASE);
+			rest[t->nrest++] = specs[i];
+	if (t->nrest) {
+		t->code = combined_build(d, t->rest, t->nrest, true);
+		t->code_state = t->code ? FC_CODE_OK : FC_CODE_FAILED;
+	}
+	t->older = ns->set;
+	__atomic_store_n(&ns->set, t, __ATOMIC_RELEASE);
 out:
-	__atomic_store_n(&n->built, stage, __ATOMIC_RELEASE);
+	__atomic_store_n(&ns->built, stage, __ATOMIC_RELEASE);
+}
+
+/*
+ * Node k's set from the index image (under d->lock), its automata and
+ * spec lists checked first (an image is an input like any other: the
+ * node is refused, and the lookup fails with EINVAL, if one of them
+ * would take a walk outside its block or name a spec that is not
+ * there).  The combined regex of its rest is built on first need
+ * (node_match).
+ */
+static void node_attach(struct fc_data *d, uint32_t k)
+{
+	const struct fc_trie *tr = &d->trie;
+	const struct fc_tnode *n = &tr->node[k];
+	const struct fc_iset *is;
+	const struct fc_dfa **dfa = NULL;
+	struct fc_set *t;
+
+	if (n->set >= tr->nsets)
+		goto bad;
+	is = &tr->sets[n->set];
+	if (is->dfa > tr->ndfas || is->ndfa > tr->ndfas - is->dfa ||
+	    is->rest > tr->nrest || is->nrest > tr->nrest - is->rest)
+		goto bad;
+	/* every spec the node can answer with is among its specs */
+	for (uint32_t i = 0; i < n->nspecs; i++)
+		if (tr->specs[n->specs + i] >= d->nspec ||
+		    !fc_spec_ok(d, tr->specs[n->specs + i]))
+			goto bad;
+	for (uint32_t i = 0; i < is->nrest; i++)
+		if (tr->rest[is->rest + i] >= d->nspec ||
+		    !fc_spec_ok(d, tr->rest[is->rest + i]))
+			goto bad;
+	if (is->ndfa) {
+		dfa = malloc(is->ndfa * sizeof(*dfa));
+		if (!dfa)
+			return; /* a lookup tries again */
+	}
+	for (uint32_t i = 0; i < is->ndfa; i++) {
+		uint64_t off = tr->dfas[is->dfa + i];
+		const struct fc_dfa *a = (const void *)(tr->dfa_base + off);
+
+		if (off > tr->dfa_len || off % 8 ||
+		    !fc_dfa_valid(a, tr->dfa_len - off, d->nspec)) {
+			free(dfa);
+			goto bad;
+		}
+		dfa[i] = a;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		free(dfa);
+		return;
+	}
+	t->dfa = dfa;
+	t->ndfa = is->ndfa;
+	t->rest = tr->rest + is->rest;
+	t->nrest = is->nrest;
+	__atomic_store_n(&d->ns[k].set, t, __ATOMIC_RELEASE);
+	__atomic_store_n(&d->ns[k].built, FC_NODE_BUILT, __ATOMIC_RELEASE);
+	return;
+bad:
+	__atomic_store_n(&d->ns[k].built, FC_NODE_BAD, __ATOMIC_RELEASE);
 }
 
 /* The highest of the specs in acc (cnt, highest first: what an
@@ -532,7 +777,7 @@ static uint32_t dfa_pick(struct fc_data *d, const uint32_t *acc,
 }
 
 /*
- * The best spec of node n's automata for the key after the node's prefix
+ * The best spec of a node's automata for the key after the node's prefix
  * (s, len), above best.  They are taken highest first and only while
  * they may hold an index above best, as one after the other would be;
  * but up to FC_DFA_LOCKSTEP of them are walked side by side, the later
@@ -556,12 +801,10 @@ static uint32_t node_dfas(struct fc_data *d, const struct fc_set *n,
 		/* a's highest spec is no better than best: nor the next */
 		if (best != NONE && n->dfa[g]->acc_top <= best)
 			break;
-		fc_dfa_match_many((const struct fc_dfa *const *)n->dfa + g, k,
-				  s, len, acc, cnt);
+		fc_dfa_match_many(n->dfa + g, k, s, len, acc, cnt);
 		if (nl)
-			fc_dfa_match_many(
-			    (const struct fc_dfa *const *)n->dfa + g, k, s,
-			    len - 1, acc_nl, cnt_nl);
+			fc_dfa_match_many(n->dfa + g, k, s, len - 1, acc_nl,
+					  cnt_nl);
 		for (uint32_t j = 0; j < k; j++) {
 			if (best != NONE && n->dfa[g + j]->acc_top <= best)
 				return best;
@@ -582,8 +825,9 @@ static uint32_t node_dfas(struct fc_data *d, const struct fc_set *n,
 }
 
 /* The highest spec above best that code, the combined regex of some of
- * node n's specs, matches; best if none; -errno on error. */
-static int64_t combined_match(struct fc_data *d, const struct fc_node *n,
+ * a node's specs (the node's prefix depth bytes long), matches; best if
+ * none; -errno on error. */
+static int64_t combined_match(struct fc_data *d, uint32_t depth,
 			      pcre2_code *code, const char *key, size_t keylen,
 			      uint32_t mode, uint32_t best)
 {
@@ -594,13 +838,13 @@ static int64_t combined_match(struct fc_data *d, const struct fc_node *n,
 	if (!t)
 		return -ENOMEM;
 	pcre2_set_callout(t->mc, callout, &m);
-	rc = pcre2_match(code, (PCRE2_SPTR)key, keylen, n->depth, 0, t->md,
+	rc = pcre2_match(code, (PCRE2_SPTR)key, keylen, depth, 0, t->md,
 			 t->mc);
 	if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
 		/* JIT stack exhausted by a huge key: the interpreter keeps
 		 * its backtracking frames on the heap. */
 		m.hit = NONE;
-		rc = pcre2_match(code, (PCRE2_SPTR)key, keylen, n->depth,
+		rc = pcre2_match(code, (PCRE2_SPTR)key, keylen, depth,
 				 PCRE2_NO_JIT, t->md, t->mc);
 	}
 	pcre2_set_callout(t->mc, NULL, NULL);
@@ -611,48 +855,85 @@ static int64_t combined_match(struct fc_data *d, const struct fc_node *n,
 	return -EINVAL;
 }
 
-/* Under d->lock: move n on from the stage it is in (see FC_NODE_WARM,
- * FC_NODE_SMALL). */
-static void node_prepare(struct fc_data *d, struct fc_node *n)
+/* Under d->lock: move node k on from the stage it is in (see
+ * FC_NODE_WARM, FC_NODE_SMALL). */
+static void node_prepare(struct fc_data *d, uint32_t k)
 {
-	if (n->built == 0 && n->nspecs > FC_DFA_SMALL) {
-		n->warm = combined_build(d, n->specs, n->nspecs);
-		if (n->warm) {
-			__atomic_store_n(&n->built, FC_NODE_WARM,
+	struct fc_nstate *ns = &d->ns[k];
+	uint32_t nspecs = d->trie.node[k].nspecs;
+
+	if (ns->built == FC_NODE_BUILT || ns->built == FC_NODE_BAD)
+		return;
+	/* its first state: remember to free it (a lookup tries again) */
+	if (!ns->noted && note_used(d, k) < 0)
+		return;
+	ns->noted = true;
+	if (d->img) {
+		node_attach(d, k);
+		return;
+	}
+	if (ns->built == 0 && nspecs > FC_DFA_SMALL) {
+		ns->warm = combined_build(d, node_specs(d, k), nspecs, true);
+		if (ns->warm) {
+			__atomic_store_n(&ns->built, FC_NODE_WARM,
 					 __ATOMIC_RELEASE);
 			return;
 		}
 	}
-	if ((n->built == 0 || n->built == FC_NODE_WARM) &&
-	    n->nspecs > FC_DFA_SMALL && n->nspecs <= FC_DFA_EAGER) {
-		node_build(d, n, FC_DFA_SMALL_STATES, FC_NODE_SMALL);
+	if ((ns->built == 0 || ns->built == FC_NODE_WARM) &&
+	    nspecs > FC_DFA_SMALL && nspecs <= FC_DFA_EAGER) {
+		node_build(d, k, FC_DFA_SMALL_STATES, FC_NODE_SMALL);
 		return;
 	}
-	if (n->built != FC_NODE_BUILT)
-		node_build(d, n, FC_DFA_MAX_STATES, FC_NODE_BUILT);
+	node_build(d, k, FC_DFA_MAX_STATES, FC_NODE_BUILT);
 }
 
-/* How many lookups node n answers in its stage before the next. */
-static uint32_t stage_uses(const struct fc_node *n, int stage)
+/* How many lookups a node of nspecs specs answers in its stage before
+ * the next. */
+static uint32_t stage_uses(uint32_t nspecs, int stage)
 {
-	if (stage == FC_NODE_WARM && n->nspecs <= FC_DFA_EAGER)
+	if (stage == FC_NODE_WARM && nspecs <= FC_DFA_EAGER)
 		return FC_DFA_SMALL_AFTER;
 	return FC_DFA_WARMUP;
 }
 
-/* The highest spec of node n matching, or NONE; -errno on error. */
-static int64_t node_match(struct fc_data *d, struct fc_node *n,
-			  const char *key, size_t keylen, uint32_t mode,
-			  uint32_t best)
+/* The combined regex of set t's rest, built on first need (an index
+ * image's sets come without it): NULL if it cannot be (then each regex
+ * is matched on its own). */
+static pcre2_code *set_code(struct fc_data *d, struct fc_set *t)
 {
-	const struct fc_set *t;
+	int st = __atomic_load_n(&t->code_state, __ATOMIC_ACQUIRE);
+
+	if (st == FC_CODE_NONE) {
+		pthread_mutex_lock(&d->lock);
+		if (t->code_state == FC_CODE_NONE) {
+			/* Interpreted: a process that looks a few paths up
+			 * would pay more for the JIT than it saves. */
+			t->code = combined_build(d, t->rest, t->nrest, false);
+			__atomic_store_n(&t->code_state,
+					 t->code ? FC_CODE_OK : FC_CODE_FAILED,
+					 __ATOMIC_RELEASE);
+		}
+		pthread_mutex_unlock(&d->lock);
+		st = t->code_state;
+	}
+	return st == FC_CODE_OK ? t->code : NULL;
+}
+
+/* The highest spec of node k matching, or NONE; -errno on error. */
+static int64_t node_match(struct fc_data *d, uint32_t k, const char *key,
+			  size_t keylen, uint32_t mode, uint32_t best)
+{
+	struct fc_nstate *ns = &d->ns[k];
+	const struct fc_tnode *n = &d->trie.node[k];
+	struct fc_set *t;
 	pcre2_code *code;
 	int rc;
-	int stage = __atomic_load_n(&n->built, __ATOMIC_ACQUIRE);
+	int stage = __atomic_load_n(&ns->built, __ATOMIC_ACQUIRE);
 
 	if ((stage == FC_NODE_WARM || stage == FC_NODE_SMALL) &&
-	    __atomic_add_fetch(&n->uses, 1, __ATOMIC_RELAXED) <=
-		stage_uses(n, stage))
+	    __atomic_add_fetch(&ns->uses, 1, __ATOMIC_RELAXED) <=
+		stage_uses(n->nspecs, stage))
 		goto interim;
 	if (stage != FC_NODE_BUILT) {
 		/* While another thread builds the automata (tens of ms for
@@ -662,24 +943,27 @@ static int64_t node_match(struct fc_data *d, struct fc_node *n,
 			pthread_mutex_lock(&d->lock);
 		else if (pthread_mutex_trylock(&d->lock))
 			goto interim;
-		node_prepare(d, n);
+		node_prepare(d, k);
 		pthread_mutex_unlock(&d->lock);
-		stage = __atomic_load_n(&n->built, __ATOMIC_ACQUIRE);
+		stage = __atomic_load_n(&ns->built, __ATOMIC_ACQUIRE);
 	}
 interim:
+	if (stage == FC_NODE_BAD)
+		return -EINVAL;
 	if (stage == FC_NODE_WARM) {
-		if (best != NONE && n->specs[0] <= best)
+		if (best != NONE && node_specs(d, k)[0] <= best)
 			return best;
-		return combined_match(d, n, n->warm, key, keylen, mode, best);
+		return combined_match(d, n->depth, ns->warm, key, keylen, mode,
+				      best);
 	}
-	t = __atomic_load_n(&n->set, __ATOMIC_ACQUIRE);
+	t = __atomic_load_n(&ns->set, __ATOMIC_ACQUIRE);
 	if (!t || !t->rest)
 		return -ENOMEM;
 	best = node_dfas(d, t, key + n->depth, keylen - n->depth, key, keylen,
 			 mode, best);
 	if (!t->nrest || (best != NONE && t->rest[0] <= best))
 		return best;
-	code = t->code;
+	code = set_code(d, t);
 	if (!code) {
 		/* The combined regex failed to build: one at a time. */
 		for (uint32_t i = 0; i < t->nrest; i++) {
@@ -703,11 +987,13 @@ interim:
 		}
 		return best;
 	}
-	return combined_match(d, n, code, key, keylen, mode, best);
+	return combined_match(d, n->depth, code, key, keylen, mode, best);
 }
 
+/* The highest exact spec for key and mode, or NONE; *bad set if an
+ * index image's chain holds a spec that does not check out. */
 static uint32_t fixed_lookup(const struct fc_data *d, const char *key,
-			     size_t keylen, uint32_t mode)
+			     size_t keylen, uint32_t mode, bool *bad)
 {
 	uint32_t i;
 
@@ -719,11 +1005,45 @@ static uint32_t fixed_lookup(const struct fc_data *d, const char *key,
 
 	for (; i != NONE; i = d->ix[i].hnext) {
 		const struct fc_ix *x = &d->ix[i];
-		uint32_t smode = d->spec[i].mode;
+		uint32_t smode;
 
-		if (x->lit_len == keylen && !memcmp(x->lit, key, keylen) &&
+		if (!fc_spec_ok(d, i)) {
+			*bad = true;
+			return NONE;
+		}
+		smode = fc_smode(d, i);
+		if (x->lit_len == keylen &&
+		    !memcmp(fc_lit(d, x), key, keylen) &&
 		    (!mode || !smode || smode == mode))
 			return i;
+	}
+	return NONE;
+}
+
+/* The child of node k whose label starts with c, or NONE.  Every field
+ * read is checked against the trie's arrays (those of an index image
+ * are checked nowhere else): NONE for one that does not fit. */
+static uint32_t trie_child(const struct fc_trie *t, uint32_t k, uint8_t c)
+{
+	const struct fc_tnode *n = &t->node[k];
+	uint32_t lo = 0, hi = n->nchild;
+
+	if (n->child > t->nkids || hi > t->nkids - n->child)
+		return NONE;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		uint8_t m = t->keys[n->child + mid];
+
+		if (m == c) {
+			uint32_t kid = t->kids[n->child + mid];
+
+			/* a child comes after its parent: no cycle */
+			return kid > k && kid < t->nnode ? kid : NONE;
+		}
+		if (m < c)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
 	return NONE;
 }
@@ -733,10 +1053,11 @@ static uint32_t fixed_lookup(const struct fc_data *d, const char *key,
 int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 		    uint32_t mode)
 {
-	struct fc_node *stack[MAX_CHAIN], **chain = stack, *n;
-	_cleanup_free_ struct fc_node **heap = NULL;
+	const struct fc_trie *tr = &d->trie;
+	uint32_t stack[MAX_CHAIN], *chain = stack, n;
+	_cleanup_free_ uint32_t *heap = NULL;
 	uint32_t best = NONE, nchain = 0, p = 0, cap = MAX_CHAIN;
-	bool best_bad = false;
+	bool best_bad = false, corrupt = false;
 	int r;
 
 	if (!d->nspec)
@@ -744,15 +1065,16 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 	r = fc_index_ensure(d);
 	if (r < 0)
 		return r;
-	n = d->root;
 	/* Exact strings; "$" also matches before a final newline. */
-	best = fixed_lookup(d, key, keylen, mode);
+	best = fixed_lookup(d, key, keylen, mode, &corrupt);
 	if (keylen && key[keylen - 1] == '\n') {
-		uint32_t b = fixed_lookup(d, key, keylen - 1, mode);
+		uint32_t b = fixed_lookup(d, key, keylen - 1, mode, &corrupt);
 
 		if (b != NONE && (best == NONE || b > best))
 			best = b;
 	}
+	if (corrupt)
+		return -EINVAL;
 
 	/* Specs matched one by one, above the best so far. */
 	for (uint32_t i = 0; i < d->nsingle; i++) {
@@ -762,6 +1084,8 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 
 		if (best != NONE && idx <= best)
 			break;
+		if (!fc_spec_ok(d, idx))
+			return -EINVAL;
 		if (!candidate(d, idx, key, keylen, mode))
 			continue;
 		re = fc_spec_re(d, idx);
@@ -782,15 +1106,16 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 	}
 
 	/* The trie nodes on the key's path. */
-	if (n->nspecs)
-		chain[nchain++] = n;
-	while (p < keylen) {
-		uint32_t pos;
-		struct fc_node *c = node_child(n, key[p], &pos);
+	n = 0;
+	if (tr->nnode && tr->node[0].nspecs)
+		chain[nchain++] = 0;
+	while (p < keylen && tr->nnode) {
+		uint32_t c = trie_child(tr, n, key[p]);
+		const struct fc_tnode *cn;
 
 		if (nchain == cap) {
 			/* A deeper chain than any real policy has. */
-			struct fc_node **g = malloc(2 * cap * sizeof(*g));
+			uint32_t *g = malloc(2 * cap * sizeof(*g));
 
 			if (!g)
 				return -ENOMEM;
@@ -799,13 +1124,22 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 			heap = chain = g;
 			cap *= 2;
 		}
-
-		if (!c || keylen - p < c->label_len ||
-		    memcmp(c->label, key + p, c->label_len))
+		if (c == NONE)
 			break;
-		p += c->label_len;
+		cn = &tr->node[c];
+		if (!cn->label_len || cn->label > tr->nlabels ||
+		    cn->label_len > tr->nlabels - cn->label ||
+		    keylen - p < cn->label_len ||
+		    memcmp(tr->labels + cn->label, key + p, cn->label_len))
+			break;
+		p += cn->label_len;
+		/* a node's depth is its prefix's length: an image's node
+		 * that says otherwise is not used */
+		if (cn->depth != p || cn->specs > tr->nspecs ||
+		    cn->nspecs > tr->nspecs - cn->specs)
+			return -EINVAL;
 		n = c;
-		if (n->nspecs)
+		if (cn->nspecs)
 			chain[nchain++] = n;
 	}
 	for (;;) {
@@ -814,17 +1148,20 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 		int64_t m;
 
 		for (uint32_t i = 0; i < nchain; i++) {
-			if (!chain[i])
+			uint32_t t;
+
+			if (chain[i] == NONE)
 				continue;
-			if (top == NONE || chain[i]->specs[0] > top) {
-				top = chain[i]->specs[0];
+			t = node_specs(d, chain[i])[0];
+			if (top == NONE || t > top) {
+				top = t;
 				which = i;
 			}
 		}
 		if (top == NONE || (best != NONE && top <= best))
 			break;
 		m = node_match(d, chain[which], key, keylen, mode, best);
-		chain[which] = NULL;
+		chain[which] = NONE;
 		if (m < 0)
 			return m;
 		if (m != NONE && (best == NONE || m > best)) {
@@ -838,4 +1175,28 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 	if (best_bad)
 		return -EINVAL;
 	return best;
+}
+
+int fc_index_build_all(struct fc_data *d)
+{
+	int r = fc_index_ensure(d);
+
+	if (r < 0)
+		return r;
+	pthread_mutex_lock(&d->lock);
+	for (uint32_t k = 0; k < d->trie.nnode && r >= 0; k++) {
+		if (!d->trie.node[k].nspecs)
+			continue;
+		if (!d->ns[k].noted && note_used(d, k) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		d->ns[k].noted = true;
+		if (d->ns[k].built != FC_NODE_BUILT)
+			node_build(d, k, FC_DFA_MAX_STATES, FC_NODE_BUILT);
+		if (!d->ns[k].set || !d->ns[k].set->rest)
+			r = -ENOMEM;
+	}
+	pthread_mutex_unlock(&d->lock);
+	return r;
 }

@@ -83,6 +83,28 @@ static void key_free(char *k, const char *key, const char *buf)
 		free(k);
 }
 
+/* Spec i answered a lookup (selabel_stats).  The flags are allocated
+ * on first use; out of memory, the mark is lost (a stats line too
+ * many), nothing else. */
+static void fc_mark_used(struct fc_data *d, uint32_t i)
+{
+	uint8_t *u = __atomic_load_n(&d->used, __ATOMIC_ACQUIRE);
+
+	if (!u) {
+		uint8_t *n = calloc(d->nspec, 1), *expected = NULL;
+
+		if (!n)
+			return;
+		if (!__atomic_compare_exchange_n(&d->used, &expected, n, false,
+						 __ATOMIC_ACQ_REL,
+						 __ATOMIC_ACQUIRE))
+			free(n);
+		u = __atomic_load_n(&d->used, __ATOMIC_ACQUIRE);
+	}
+	if (!__atomic_load_n(&u[i], __ATOMIC_RELAXED))
+		__atomic_store_n(&u[i], 1, __ATOMIC_RELAXED);
+}
+
 /* The winning spec index for key and type, or -errno. */
 static int fc_find(struct selabel_handle *h, const char *key, int type)
 {
@@ -100,18 +122,17 @@ static int fc_find(struct selabel_handle *h, const char *key, int type)
 	key_free(k, key, buf);
 	if (r < 0)
 		return r;
-	if (!__atomic_load_n(&d->spec[r].any_matches, __ATOMIC_RELAXED))
-		__atomic_store_n(&d->spec[r].any_matches, 1, __ATOMIC_RELAXED);
-	if (!strcmp(d->spec[r].ctx, "<<none>>"))
+	fc_mark_used(d, r);
+	if (!strcmp(fc_ctx(d, r), "<<none>>"))
 		return -ENOENT;
 	return r;
 }
 
 static void fill(struct fc_data *d, int idx, struct lbl_result *res)
 {
-	res->ctx_raw = d->spec[idx].ctx;
-	res->lineno = d->spec[idx].lineno;
-	res->file = d->files[d->spec[idx].file];
+	res->ctx_raw = fc_ctx(d, idx);
+	res->lineno = fc_lineno(d, idx);
+	res->file = d->files[fc_sfile(d, idx)];
 }
 
 static int fc_lookup(struct selabel_handle *h, const char *key, int type,
@@ -153,7 +174,7 @@ static int fc_best_match(struct selabel_handle *h, const char *key,
 			return r;
 		if (r < 0)
 			continue;
-		if (!d->spec[r].meta) {
+		if (!fc_meta_of(d, r)) {
 			fill(d, r, res);
 			return 0;
 		}
@@ -176,15 +197,18 @@ static int fc_best_match(struct selabel_handle *h, const char *key,
  * rejects was reached, where the reference gives up too).
  */
 static int each_partial(struct fc_data *d, const char *key,
-			int (*f)(struct fc_spec *s, void *u), void *u)
+			int (*f)(struct fc_data *d, uint32_t i, void *u),
+			void *u)
 {
-	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	pcre2_match_data *md;
 	int n = 0;
 
+	if (fc_image_check_all(d) < 0)
+		return -EINVAL;
+	md = pcre2_match_data_create(1, NULL);
 	if (!md)
 		return -ENOMEM;
 	for (uint32_t i = d->nspec; i-- > 0;) {
-		struct fc_spec *s = &d->spec[i];
 		pcre2_code *re = fc_spec_re(d, i);
 		int rc;
 
@@ -196,7 +220,7 @@ static int each_partial(struct fc_data *d, const char *key,
 				 PCRE2_PARTIAL_SOFT, md, NULL);
 		if (rc >= 0 || rc == PCRE2_ERROR_PARTIAL) {
 			n++;
-			if (f(s, u))
+			if (f(d, i, u))
 				break;
 		} else if (rc != PCRE2_ERROR_NOMATCH) {
 			n = -EINVAL;
@@ -207,9 +231,10 @@ static int each_partial(struct fc_data *d, const char *key,
 	return n;
 }
 
-static int stop_first(struct fc_spec *s, void *u)
+static int stop_first(struct fc_data *d, uint32_t i, void *u)
 {
-	*(struct fc_spec **)u = s;
+	(void)d;
+	*(int64_t *)u = i;
 	return 1;
 }
 
@@ -217,7 +242,7 @@ static int fc_partial_match(struct selabel_handle *h, const char *key)
 {
 	struct fc_data *d = h->data;
 	char buf[1024], *k;
-	struct fc_spec *s = NULL;
+	int64_t s = -1;
 	size_t klen;
 	int r;
 
@@ -225,10 +250,10 @@ static int fc_partial_match(struct selabel_handle *h, const char *key)
 		return 0;
 	r = each_partial(d, k, stop_first, &s);
 	key_free(k, key, buf);
-	if (r <= 0 || !s)
+	if (r <= 0 || s < 0)
 		return 0;
 	/* A "<<none>>" spec answers "no", as the reference's does. */
-	return strcmp(s->ctx, "<<none>>") != 0;
+	return strcmp(fc_ctx(d, s), "<<none>>") != 0;
 }
 
 struct hash_state {
@@ -236,20 +261,21 @@ struct hash_state {
 	unsigned int n;
 };
 
-static int hash_one(struct fc_spec *s, void *u)
+static int hash_one(struct fc_data *d, uint32_t i, void *u)
 {
 	struct hash_state *hs = u;
 	struct lbl_sha1 *sha = &hs->sha;
-	mode_t mode = s->mode;
+	mode_t mode = fc_smode(d, i);
+	const char *ctx = fc_ctx(d, i);
 
 	/* The reference's list of partial matches ends before the first
 	 * "<<none>>" spec. */
-	if (!strcmp(s->ctx, "<<none>>"))
+	if (!strcmp(ctx, "<<none>>"))
 		return 1;
 
-	lbl_sha1_update(sha, s->regex, s->rlen + 1);
+	lbl_sha1_update(sha, fc_regex(d, i), fc_rlen(d, i) + 1);
 	lbl_sha1_update(sha, &mode, sizeof(mode));
-	lbl_sha1_update(sha, s->ctx, strlen(s->ctx) + 1);
+	lbl_sha1_update(sha, ctx, strlen(ctx) + 1);
 	hs->n++;
 	return 0;
 }
@@ -282,20 +308,23 @@ static void fc_stats(struct selabel_handle *h)
 {
 	struct fc_data *d = h->data;
 
-	for (uint32_t i = 0; i < d->nspec; i++) {
-		struct fc_spec *s = &d->spec[i];
-		const char *t = fc_mode_to_string(s->mode);
+	const uint8_t *used = __atomic_load_n(&d->used, __ATOMIC_ACQUIRE);
 
-		if (__atomic_load_n(&s->any_matches, __ATOMIC_RELAXED))
+	if (fc_image_check_all(d) < 0)
+		return;
+	for (uint32_t i = 0; i < d->nspec; i++) {
+		const char *t = fc_mode_to_string(fc_smode(d, i));
+
+		if (used && __atomic_load_n(&used[i], __ATOMIC_RELAXED))
 			continue;
 		if (t)
 			core_log(SELINUX_WARNING,
 				 "Warning!  No matches for (%s, %s, %s)\n",
-				 s->regex, t, s->ctx);
+				 fc_regex(d, i), t, fc_ctx(d, i));
 		else
 			core_log(SELINUX_WARNING,
 				 "Warning!  No matches for (%s, %s)\n",
-				 s->regex, s->ctx);
+				 fc_regex(d, i), fc_ctx(d, i));
 	}
 }
 
@@ -311,12 +340,15 @@ static enum selabel_cmp_result fc_cmp(const struct selabel_handle *a,
 	uint32_t i = 0, j = 0;
 	bool skipped1 = false, skipped2 = false;
 
-	while (i < d1->nspec && j < d2->nspec) {
-		const struct fc_spec *s1 = &d1->spec[i], *s2 = &d2->spec[j];
+	if (fc_image_check_all(a->data) < 0 || fc_image_check_all(b->data) < 0)
+		return SELABEL_INCOMPARABLE;
 
-		if (s1->meta != s2->meta) {
+	while (i < d1->nspec && j < d2->nspec) {
+		bool m1 = fc_meta_of(d1, i), m2 = fc_meta_of(d2, j);
+
+		if (m1 != m2) {
 			/* One side has more regex specs. */
-			if (s1->meta) {
+			if (m1) {
 				skipped1 = true;
 				i++;
 			} else {
@@ -325,8 +357,9 @@ static enum selabel_cmp_result fc_cmp(const struct selabel_handle *a,
 			}
 			continue;
 		}
-		if (strcmp(s1->regex, s2->regex) || s1->mode != s2->mode ||
-		    strcmp(s1->ctx, s2->ctx))
+		if (strcmp(fc_regex(d1, i), fc_regex(d2, j)) ||
+		    fc_smode(d1, i) != fc_smode(d2, j) ||
+		    strcmp(fc_ctx(d1, i), fc_ctx(d2, j)))
 			return SELABEL_INCOMPARABLE;
 		i++;
 		j++;

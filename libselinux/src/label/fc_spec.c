@@ -131,12 +131,6 @@ void fc_intern_free(struct fc_data *d)
 	d->imask = d->icount = 0;
 }
 
-void fc_arena_shrink(struct fc_data *d, char *p, size_t n)
-{
-	/* p is the latest allocation of the newest chunk. */
-	d->arena->used = (p - d->arena->mem) + n + 1;
-}
-
 void fc_arena_free(struct fc_data *d)
 {
 	while (d->arena) {
@@ -400,14 +394,16 @@ static bool maybe_too_large(const char *re, size_t len)
 	return bound > 32768;
 }
 
-int fc_spec_analyze(struct fc_data *d, struct fc_spec *sp, struct fc_ix *s)
+int fc_spec_analyze(struct fc_data *d, struct fc_spec *sp, struct fc_ix *s,
+		    char *lits, uint32_t *lits_len)
 {
 	const char *re = sp->regex, *slash;
 	size_t len = sp->rlen;
 	bool toplevel, fixed = true;
 	size_t i, last_tok = 0, lit_len = 0, tok_lit = 0;
-	char *lit;
+	char *lit = lits + *lits_len;
 
+	(void)d;
 	/* The reference's stem: the first component, unless a meta
 	 * character (raw: escapes not understood) appears in it. */
 	s->stem_len = 0;
@@ -421,12 +417,8 @@ int fc_spec_analyze(struct fc_data *d, struct fc_spec *sp, struct fc_ix *s)
 			s->stem_len = slash - re;
 	}
 
-	/* The longest possible fixed prefix is the regex itself: reserve
-	 * that much in the arena and give back what is not used. */
-	lit = fc_strndup(d, re, len);
-	if (!lit)
-		return -ENOMEM;
-
+	/* The longest possible fixed prefix is the regex itself: the
+	 * caller left that much room. */
 	/*
 	 * One pass for the reference's hasMetaChars and prefix_len (raw
 	 * characters before the first meta character, a backslash skipping
@@ -480,9 +472,9 @@ int fc_spec_analyze(struct fc_data *d, struct fc_spec *sp, struct fc_ix *s)
 		}
 	}
 	lit[lit_len] = '\0';
-	fc_arena_shrink(d, lit, lit_len);
-	s->lit = lit;
+	s->lit = *lits_len;
 	s->lit_len = lit_len;
+	*lits_len += lit_len + 1;
 
 	/* A stem holding a backslash never equals a path's first
 	 * component as written ("/a\-b" is not "/a-b"): the reference then
@@ -604,7 +596,7 @@ pcre2_code *fc_spec_re(struct fc_data *d, uint32_t i)
 	}
 	re = d->re[i];
 	if (!re) {
-		re = fc_compile(d->spec[i].regex, &err, &off);
+		re = fc_compile(fc_regex(d, i), &err, &off);
 		__atomic_store_n(&d->re[i], re ? re : FC_RE_BAD,
 				 __ATOMIC_RELEASE);
 	}

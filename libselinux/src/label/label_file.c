@@ -24,6 +24,8 @@ void fc_data_free(struct fc_data *d)
 	for (uint32_t i = 0; i < d->nfiles; i++)
 		free(d->files[i]);
 	free(d->files);
+	if (d->img)
+		munmap(d->img, d->img_len);
 	fc_subs_free(d->subs, d->nsubs);
 	fc_subs_free(d->dist_subs, d->ndist_subs);
 	pthread_mutex_destroy(&d->lock);
@@ -292,6 +294,16 @@ static uint32_t extra_hint(const char *first)
 	return n > 1u << 20 ? 1u << 20 : n;
 }
 
+/* Are the substitution files base.subs and base.subs_dist (what an
+ * index image of base records)? */
+static bool subs_beside(const char *base, const char *subs, const char *dist)
+{
+	size_t n = strlen(base);
+
+	return !strncmp(subs, base, n) && !strcmp(subs + n, ".subs") &&
+	       !strncmp(dist, base, n) && !strcmp(dist + n, ".subs_dist");
+}
+
 int lbl_file_open(struct selabel_handle *h, const struct selinux_opt *opts,
 		  unsigned int n)
 {
@@ -335,6 +347,16 @@ int lbl_file_open(struct selabel_handle *h, const struct selinux_opt *opts,
 	r = fc_subs_load(h, subs, &d->subs, &d->nsubs);
 	if (r < 0)
 		return r;
+
+	/* The index image of the default open, when there is a fresh one
+	 * (fc_image.h): then no file is read. */
+	unsigned int npath = 0;
+
+	for (unsigned int i = 0; i < n && opts; i++)
+		npath += opts[i].type == SELABEL_OPT_PATH && opts[i].value;
+	if (npath <= 1 && !prefix && !baseonly && !h->validating &&
+	    subs_beside(first, subs, dist) && fc_image_open(h, d, first) == 0)
+		return 0;
 
 	/* Every PATH, in order (the newest releases merge them; Debian's
 	 * 3.4 reads only the first), or the policy's file_contexts. */

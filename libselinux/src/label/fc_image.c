@@ -1,0 +1,340 @@
+/* label/fc_image.c: a handle from an index image (fc_image.h), read. */
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fc.h"
+#include "fc_image.h"
+
+const char *const fc_img_role_suffix[FC_IN_NROLES] = {
+	".subs_dist", ".subs", "", ".bin", ".homedirs", ".homedirs.bin",
+	".local", ".local.bin",
+};
+
+bool fc_image_disabled;
+
+void fc_img_input_of(const struct stat *st, struct fc_img_input *in)
+{
+	memset(in, 0, sizeof(*in));
+	if (!st)
+		return;
+	in->present = 1;
+	in->dev = st->st_dev;
+	in->ino = st->st_ino;
+	in->size = st->st_size;
+	in->mtime_sec = st->st_mtim.tv_sec;
+	in->mtime_nsec = st->st_mtim.tv_nsec;
+	in->ctime_sec = st->st_ctim.tv_sec;
+	in->ctime_nsec = st->st_ctim.tv_nsec;
+}
+
+/* Are the files of base as the image found them?  *base_st: the base
+ * file's stat (for the owner test), zeroed if it has none. */
+static bool inputs_fresh(const struct fc_img_hdr *hd, const char *base,
+			 size_t blen, struct stat *base_st)
+{
+	char path[PATH_MAX];
+
+	memset(base_st, 0, sizeof(*base_st));
+	for (int r = 0; r < FC_IN_NROLES; r++) {
+		size_t sl = strlen(fc_img_role_suffix[r]);
+		struct fc_img_input now;
+		struct stat st;
+		bool have;
+
+		if (blen + sl >= sizeof(path))
+			return false;
+		memcpy(path, base, blen);
+		memcpy(path + blen, fc_img_role_suffix[r], sl + 1);
+		have = stat(path, &st) == 0;
+		if (!have && errno != ENOENT)
+			return false;
+		fc_img_input_of(have ? &st : NULL, &now);
+		if (memcmp(&now, &hd->input[r], sizeof(now)))
+			return false;
+		if (r == FC_IN_BASE && have)
+			*base_st = st;
+	}
+	return true;
+}
+
+/* Section s of the image at m (len bytes), checked: it lies inside the
+ * file, 8-aligned, and holds n elements of size sz exactly (n ~0: any
+ * whole number of them, counted in *n). */
+static const void *section(const uint8_t *m, size_t len,
+			   const struct fc_img_hdr *hd, int s, size_t sz,
+			   uint64_t *n)
+{
+	const struct fc_img_sec *x = &hd->sec[s];
+
+	if (x->off % 8 || x->off > len || x->len > len - x->off)
+		return NULL;
+	if (*n == UINT64_MAX) {
+		if (x->len % sz)
+			return NULL;
+		*n = x->len / sz;
+	} else if (*n > UINT64_MAX / sz || x->len != *n * sz) {
+		return NULL;
+	}
+	return m + x->off;
+}
+
+bool fc_spec_ok(const struct fc_data *d, uint32_t i)
+{
+	const struct fc_ispec *s;
+	const struct fc_ix *x;
+
+	if (!d->img)
+		return true;
+	s = &d->ispec[i];
+	x = &d->ix[i];
+	/* The strings end in their pools (whose last byte is a NUL); who
+	 * reads a regex by its length stays inside too. */
+	return s->regex < d->img_nstr && s->rlen < d->img_nstr - s->regex &&
+	       s->ctx < d->img_nstr && s->file < d->nfiles &&
+	       !(s->mode & ~(uint32_t)S_IFMT) && s->meta <= 1 &&
+	       x->lit < d->img_nlits && x->lit_len < d->img_nlits - x->lit &&
+	       x->rem_off <= s->rlen && x->stem_len <= s->rlen &&
+	       x->prefix_len <= s->rlen && x->kind <= FC_SINGLE &&
+	       (x->hnext == UINT32_MAX || x->hnext < i);
+}
+
+int fc_image_check_all(struct fc_data *d)
+{
+	int r = __atomic_load_n(&d->img_checked, __ATOMIC_ACQUIRE);
+
+	if (r)
+		return r < 0 ? -EINVAL : 0;
+	r = 1;
+	for (uint32_t i = 0; i < d->nspec && r > 0; i++)
+		if (!fc_spec_ok(d, i))
+			r = -1;
+	__atomic_store_n(&d->img_checked, r, __ATOMIC_RELEASE);
+	return r < 0 ? -EINVAL : 0;
+}
+
+/* Attach the image m (len bytes) to d: 0, or -EINVAL if it does not
+ * check out (the caller unmaps it). */
+static int attach(struct fc_data *d, const uint8_t *m, size_t len,
+		  const struct fc_img_hdr *hd)
+{
+	uint64_t nstr = UINT64_MAX, nlits = UINT64_MAX, nheads, nfiles;
+	uint64_t nnode = UINT64_MAX, nkids = UINT64_MAX, nkeys, ntspecs =
+						 UINT64_MAX;
+	uint64_t nlabels = UINT64_MAX, nsets = UINT64_MAX, ndfas = UINT64_MAX;
+	uint64_t nrest = UINT64_MAX, ndfa = UINT64_MAX, nspec = hd->nspec;
+	uint64_t nsingle = hd->nsingle;
+	const uint32_t *roles, *heads, *single;
+	struct fc_trie *t = &d->trie;
+
+	nfiles = hd->nfiles;
+	nheads = (uint64_t)hd->mask + 1;
+	if (!hd->nspec || !hd->nfiles || hd->nfiles > FC_IN_NROLES ||
+	    hd->nfiles > UINT16_MAX ||
+	    (nheads & (nheads - 1)) || hd->nsingle > hd->nspec)
+		return -EINVAL;
+	roles = section(m, len, hd, FC_SEC_FILES, 4, &nfiles);
+	d->ispec = section(m, len, hd, FC_SEC_SPEC, sizeof(struct fc_ispec),
+			   &nspec);
+	d->istr = section(m, len, hd, FC_SEC_STR, 1, &nstr);
+	d->ix = section(m, len, hd, FC_SEC_IX, sizeof(struct fc_ix), &nspec);
+	d->lits = section(m, len, hd, FC_SEC_LITS, 1, &nlits);
+	heads = section(m, len, hd, FC_SEC_HEADS, 4, &nheads);
+	single = section(m, len, hd, FC_SEC_SINGLE, 4, &nsingle);
+	t->node = section(m, len, hd, FC_SEC_TNODE, sizeof(*t->node), &nnode);
+	t->kids = section(m, len, hd, FC_SEC_TKIDS, 4, &nkids);
+	nkeys = nkids;
+	t->keys = section(m, len, hd, FC_SEC_TKEYS, 1, &nkeys);
+	t->specs = section(m, len, hd, FC_SEC_TSPECS, 4, &ntspecs);
+	t->labels = section(m, len, hd, FC_SEC_TLABELS, 1, &nlabels);
+	t->sets = section(m, len, hd, FC_SEC_SETS, sizeof(*t->sets), &nsets);
+	t->dfas = section(m, len, hd, FC_SEC_DFAS, 8, &ndfas);
+	t->rest = section(m, len, hd, FC_SEC_REST, 4, &nrest);
+	t->dfa_base = section(m, len, hd, FC_SEC_DFA, 1, &ndfa);
+	if (!roles || !d->ispec || !d->istr || !d->ix || !d->lits || !heads ||
+	    !single || !t->node || !t->kids || !t->keys || !t->specs ||
+	    !t->labels || !t->sets || !t->dfas || !t->rest || !t->dfa_base)
+		return -EINVAL;
+	/* Counts the lookups keep in 32 bits; strings that end inside. */
+	if (nstr == 0 || nstr > UINT32_MAX || d->istr[nstr - 1] ||
+	    nlits == 0 || nlits > UINT32_MAX || d->lits[nlits - 1] ||
+	    nnode == 0 || nnode > UINT32_MAX || nkids > UINT32_MAX ||
+	    ntspecs > UINT32_MAX || nlabels > UINT32_MAX ||
+	    nsets > UINT32_MAX || ndfas > UINT32_MAX || nrest > UINT32_MAX)
+		return -EINVAL;
+	uint32_t nspecfiles = 0;
+
+	for (uint64_t i = 0; i < nfiles; i++) {
+		if (roles[i] >= FC_IN_NROLES)
+			return -EINVAL;
+		nspecfiles += roles[i] != FC_IN_SUBS &&
+			      roles[i] != FC_IN_SUBS_DIST;
+	}
+	for (uint64_t i = 0; i < nheads; i++)
+		if (heads[i] != UINT32_MAX && heads[i] >= hd->nspec)
+			return -EINVAL;
+	for (uint64_t i = 0; i < nsingle; i++)
+		if (single[i] >= hd->nspec)
+			return -EINVAL;
+	/* Each spec is checked (fc_spec_ok) where an index of it comes
+	 * out of the image, not here: an open touches none of them. */
+	d->nspec = hd->nspec;
+	d->img_nstr = (uint32_t)nstr;
+	d->img_nlits = (uint32_t)nlits;
+	if (!nspecfiles)
+		return -EINVAL;
+	/* The root: the walk checks every other node as it reaches it. */
+	if (t->node[0].specs > ntspecs ||
+	    t->node[0].nspecs > ntspecs - t->node[0].specs ||
+	    t->node[0].depth || t->node[0].label_len)
+		return -EINVAL;
+	t->nnode = (uint32_t)nnode;
+	t->nkids = (uint32_t)nkids;
+	t->nspecs = (uint32_t)ntspecs;
+	t->nlabels = (uint32_t)nlabels;
+	t->nsets = (uint32_t)nsets;
+	t->ndfas = (uint32_t)ndfas;
+	t->nrest = (uint32_t)nrest;
+	t->dfa_len = ndfa;
+	d->heads = heads;
+	d->mask = hd->mask;
+	d->single = single;
+	d->nsingle = hd->nsingle;
+	memcpy(d->fixed_lens, hd->fixed_lens, sizeof(d->fixed_lens));
+	return 0;
+}
+
+/* d->files (and the digest's list) from the roles read: the reader's
+ * own paths, base plus the suffix of each.  The substitution files are
+ * in the digest's list already (the open reads them first). */
+static int name_files(struct selabel_handle *h, struct fc_data *d,
+		      const uint8_t *m, const struct fc_img_hdr *hd,
+		      const char *base)
+{
+	const uint32_t *roles = (const uint32_t *)(m + hd->sec[FC_SEC_FILES].off);
+
+	d->files = calloc(hd->nfiles, sizeof(*d->files));
+	if (!d->files)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < hd->nfiles; i++) {
+		char **f = &d->files[d->nfiles];
+
+		if (roles[i] == FC_IN_SUBS || roles[i] == FC_IN_SUBS_DIST)
+			continue;
+		if (asprintf(f, "%s%s", base, fc_img_role_suffix[roles[i]]) <
+		    0) {
+			*f = NULL;
+			return -ENOMEM;
+		}
+		d->nfiles++;
+		if (h->digest) {
+			struct lbl_digest *g = h->digest;
+			char **nf = realloc(g->files,
+					    (g->nfiles + 2) * sizeof(*nf));
+
+			if (!nf)
+				return -ENOMEM;
+			g->files = nf;
+			nf[g->nfiles] = strdup(*f);
+			if (!nf[g->nfiles])
+				return -ENOMEM;
+			nf[++g->nfiles] = NULL;
+		}
+	}
+	if (h->digest) {
+		memcpy(h->digest->value, hd->digest, LBL_SHA1_LEN);
+		h->digest->done = true;
+	}
+	return 0;
+}
+
+int fc_image_open(struct selabel_handle *h, struct fc_data *d,
+		  const char *base)
+{
+	size_t blen = strlen(base), sl = strlen(FC_IMG_SUFFIX);
+	char path[PATH_MAX];
+	struct fc_img_hdr hd;
+	struct stat st, base_st;
+	void *m;
+	int fd, r;
+
+	if (fc_image_disabled || blen + sl >= sizeof(path))
+		return -ENOENT;
+	memcpy(path, base, blen);
+	memcpy(path + blen, FC_IMG_SUFFIX, sl + 1);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (size_t)st.st_size < sizeof(hd) ||
+	    pread(fd, &hd, sizeof(hd), 0) != (ssize_t)sizeof(hd)) {
+		close(fd);
+		return -EINVAL;
+	}
+	if (memcmp(hd.magic, FC_IMG_MAGIC, sizeof(hd.magic)) ||
+	    hd.version != FC_IMG_VERSION || hd.semantics != FC_IMG_SEMANTICS ||
+	    hd.order != FC_IMG_ORDER || hd.word != FC_IMG_WORD ||
+	    hd.sizes != FC_IMG_SIZES || hd.size != (uint64_t)st.st_size ||
+	    hd.check != fc_img_check(&hd, offsetof(struct fc_img_hdr, check)) ||
+	    !inputs_fresh(&hd, base, blen, &base_st) ||
+	    /* no more writable than the files it stands for */
+	    st.st_uid != base_st.st_uid || (st.st_mode & 022)) {
+		close(fd);
+		return -ESTALE;
+	}
+	m = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return -errno;
+	d->img = m;
+	d->img_len = st.st_size;
+	d->digest_nfiles0 = h->digest ? h->digest->nfiles : 0;
+	r = attach(d, m, st.st_size, &hd);
+	if (r >= 0) {
+		r = fc_nstate_alloc(d);
+		if (r >= 0)
+			r = name_files(h, d, m, &hd, base);
+	}
+	if (r < 0) {
+		fc_image_detach(h, d);
+		return r;
+	}
+	d->indexed = 1;
+	return 0;
+}
+
+void fc_image_detach(struct selabel_handle *h, struct fc_data *d)
+{
+	if (d->ns)
+		munmap(d->ns, (size_t)d->trie.nnode * sizeof(*d->ns));
+	d->ns = NULL;
+	for (uint32_t i = 0; i < d->nfiles; i++)
+		free(d->files[i]);
+	free(d->files);
+	d->files = NULL;
+	d->nfiles = 0;
+	if (h->digest) {
+		struct lbl_digest *g = h->digest;
+
+		while (g->nfiles > d->digest_nfiles0)
+			free(g->files[--g->nfiles]);
+		if (g->files)
+			g->files[g->nfiles] = NULL;
+		g->done = false;
+	}
+	d->ispec = NULL;
+	d->istr = NULL;
+	d->ix = NULL;
+	d->lits = NULL;
+	d->heads = NULL;
+	d->single = NULL;
+	d->nsingle = 0;
+	d->nspec = 0;
+	memset(d->fixed_lens, 0, sizeof(d->fixed_lens));
+	memset(&d->trie, 0, sizeof(d->trie));
+	munmap(d->img, d->img_len);
+	d->img = NULL;
+	d->img_len = 0;
+}

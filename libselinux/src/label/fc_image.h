@@ -1,0 +1,137 @@
+/*
+ * label/fc_image.h: the index image, file_contexts.idx - a handle's whole
+ * index (specs, analysis, exact-string table, trie, automata), written
+ * by sefcontext_compile (fc_image_write.c) and mapped read-only by
+ * selabel_open (fc_image.c), so that a process's handle is ready without
+ * reading or indexing a spec, and every process shares the pages.
+ *
+ * The file is the image of our own structures, in the writer's byte
+ * order and word size (both tagged: another machine's image is ignored),
+ * with no pointer in it: sections of arrays, which name each other by
+ * index or by offset.  Nothing in it depends on PCRE2: the automata are
+ * ours, and the few specs they do not cover are compiled from their
+ * source text when first needed, by whatever PCRE2 the reader has.
+ *
+ * It never changes an answer:
+ *  - it is used only for what the writer opened: the default open of its
+ *    file_contexts (at most one SELABEL_OPT_PATH, naming it; no SUBSET,
+ *    BASEONLY or VALIDATE; DIGEST is answered from it);
+ *  - the writer records, for each file such an open may read (the base
+ *    file, .homedirs and .local, each as text and as .bin, .subs and
+ *    .subs_dist), whether it
+ *    exists and its device, inode, size, mtime and ctime; a reader that
+ *    finds any of them otherwise ignores the image and reads the files.
+ *    A file rewritten since gets a new ctime the writer's clock cannot
+ *    have seen: the writer waits for the clock to pass the ctimes it
+ *    records and reads the files again, comparing their digest with
+ *    what it indexed, before it writes (fc_image_write.c);
+ *  - the semantics tag changes with the library's way of reading or
+ *    matching specs (FC_IMG_SEMANTICS), so an image of another version
+ *    is ignored;
+ *  - the writer gives up (and leaves no image) when its open of the
+ *    files logged anything: a reader would otherwise miss the messages;
+ *  - every offset, count and index of the image is checked before use
+ *    (the header and sections at the open, each node's automata at its
+ *    first use, the trie's fields at each step): a corrupt image makes
+ *    the open fall back to the files or a lookup fail with EINVAL, never
+ *    a read outside the mapping.
+ */
+#ifndef SELINUX_LABEL_FC_IMAGE_H
+#define SELINUX_LABEL_FC_IMAGE_H
+
+#include <stdint.h>
+
+#define FC_IMG_MAGIC "LSFCIDX"
+#define FC_IMG_VERSION 1
+/* Bump with any change to how specs are read, analysed or matched. */
+#define FC_IMG_SEMANTICS 1
+#define FC_IMG_ORDER 0x01020304u
+#define FC_IMG_SUFFIX ".idx"
+
+/* The files a default open may read, as suffixes of its base path (the
+ * substitution files first: they are read first, and the digest covers
+ * them too). */
+enum fc_img_role {
+	FC_IN_SUBS_DIST,
+	FC_IN_SUBS,
+	FC_IN_BASE,
+	FC_IN_BASE_BIN,
+	FC_IN_HOMEDIRS,
+	FC_IN_HOMEDIRS_BIN,
+	FC_IN_LOCAL,
+	FC_IN_LOCAL_BIN,
+	FC_IN_NROLES
+};
+extern const char *const fc_img_role_suffix[FC_IN_NROLES];
+
+struct fc_img_input {
+	uint32_t present;
+	uint32_t pad;
+	uint64_t dev, ino, size;
+	int64_t mtime_sec, mtime_nsec, ctime_sec, ctime_nsec;
+};
+
+enum fc_img_section {
+	FC_SEC_FILES, /* uint32_t roles of the files read, in order (those
+		       * the digest covers: the .subs files too) */
+	FC_SEC_SPEC, /* struct fc_ispec[nspec] */
+	FC_SEC_STR, /* their strings, NUL-terminated, ending in a NUL */
+	FC_SEC_IX, /* struct fc_ix[nspec] */
+	FC_SEC_LITS, /* their literals, ending in a NUL */
+	FC_SEC_HEADS, /* uint32_t[mask + 1] */
+	FC_SEC_SINGLE, /* uint32_t[nsingle] */
+	FC_SEC_TNODE, /* struct fc_tnode[] */
+	FC_SEC_TKEYS, /* uint8_t[nkids] */
+	FC_SEC_TKIDS, /* uint32_t[nkids] */
+	FC_SEC_TSPECS, /* uint32_t[] */
+	FC_SEC_TLABELS, /* char[] */
+	FC_SEC_SETS, /* struct fc_iset[] */
+	FC_SEC_DFAS, /* uint64_t offsets into FC_SEC_DFA */
+	FC_SEC_REST, /* uint32_t[] */
+	FC_SEC_DFA, /* the automata's blocks (struct fc_dfa), 8-aligned */
+	FC_SEC_N
+};
+
+struct fc_img_sec {
+	uint64_t off, len; /* bytes from the file's start; 8-aligned */
+};
+
+struct fc_img_hdr {
+	char magic[8]; /* FC_IMG_MAGIC and a NUL */
+	uint32_t version, semantics;
+	uint32_t order; /* FC_IMG_ORDER as the writer stores it */
+	uint32_t word; /* sizeof(void *), sizeof(size_t), sizeof(long) */
+	uint32_t sizes; /* of fc_ispec, fc_ix, fc_tnode, fc_dfa (/ 8) */
+	uint32_t nspec, nfiles, nsingle, mask;
+	uint32_t pad;
+	uint64_t size; /* of the whole file */
+	uint8_t digest[20]; /* SELABEL_OPT_DIGEST's, of the files read */
+	uint32_t pad2;
+	uint64_t fixed_lens[16];
+	struct fc_img_input input[FC_IN_NROLES];
+	struct fc_img_sec sec[FC_SEC_N];
+	uint64_t check; /* fc_img_check() of everything above */
+};
+
+/* The header's word and sizes tags for this build. */
+#define FC_IMG_WORD \
+	((uint32_t)sizeof(void *) | (uint32_t)sizeof(size_t) << 8 | \
+	 (uint32_t)sizeof(long) << 16)
+#define FC_IMG_SIZES \
+	((uint32_t)sizeof(struct fc_ispec) | \
+	 (uint32_t)sizeof(struct fc_ix) << 8 | \
+	 (uint32_t)sizeof(struct fc_tnode) << 16 | \
+	 (uint32_t)(sizeof(struct fc_dfa) / 8) << 24)
+
+/* A checksum of n bytes (FNV-1a, 64 bits): the header's. */
+static inline uint64_t fc_img_check(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+#endif

@@ -1,0 +1,457 @@
+/* label/fc_image_write.c: the index image of a file_contexts (fc_image.h),
+ * written for sefcontext_compile (which links the static archive). */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fc.h"
+#include "fc_image.h"
+
+/* The image being assembled, in memory. */
+struct out {
+	uint8_t *p;
+	size_t len, cap;
+	int err;
+};
+
+/* n bytes at the end of o, 8-aligned, zeroed: their offset. */
+static size_t grow(struct out *o, size_t n)
+{
+	size_t at = (o->len + 7) & ~(size_t)7;
+
+	if (o->err)
+		return 0;
+	if (at + n > o->cap) {
+		size_t cap = o->cap ? o->cap : 1 << 20;
+		uint8_t *p;
+
+		while (cap < at + n)
+			cap *= 2;
+		p = realloc(o->p, cap);
+		if (!p) {
+			o->err = -ENOMEM;
+			return 0;
+		}
+		o->p = p;
+		o->cap = cap;
+	}
+	memset(o->p + o->len, 0, at + n - o->len);
+	o->len = at + n;
+	return at;
+}
+
+/* A section of n bytes copied from src (or zeroed): its offset. */
+static size_t put_sec(struct out *o, int s, const void *src, size_t n)
+{
+	size_t at = grow(o, n);
+	struct fc_img_hdr *hd = (struct fc_img_hdr *)o->p;
+
+	if (o->err)
+		return 0;
+	if (src && n)
+		memcpy(o->p + at, src, n);
+	hd->sec[s].off = at;
+	hd->sec[s].len = n;
+	return at;
+}
+
+/* The string pool: every regex, and each distinct context once. */
+struct pool {
+	char *p;
+	size_t len, cap;
+	uint32_t *tab; /* offsets + 1 of contexts, open addressing */
+	uint32_t mask;
+};
+
+static int64_t pool_add(struct pool *pl, const char *s, bool share)
+{
+	size_t n = strlen(s) + 1;
+	uint32_t b = 0;
+
+	if (share) {
+		b = fc_hash(s, n - 1) & pl->mask;
+		for (; pl->tab[b]; b = (b + 1) & pl->mask)
+			if (!strcmp(pl->p + pl->tab[b] - 1, s))
+				return pl->tab[b] - 1;
+	}
+	if (pl->len + n > UINT32_MAX - 1)
+		return -EOVERFLOW;
+	if (pl->len + n > pl->cap) {
+		size_t cap = pl->cap ? 2 * pl->cap : 1 << 16;
+		char *p;
+
+		while (cap < pl->len + n)
+			cap *= 2;
+		p = realloc(pl->p, cap);
+		if (!p)
+			return -ENOMEM;
+		pl->p = p;
+		pl->cap = cap;
+	}
+	memcpy(pl->p + pl->len, s, n);
+	if (share)
+		pl->tab[b] = (uint32_t)pl->len + 1;
+	pl->len += n;
+	return pl->len - n;
+}
+
+/* The specs and their strings. */
+static int put_specs(struct out *o, const struct fc_data *d)
+{
+	struct fc_ispec *v = calloc(d->nspec + 1, sizeof(*v));
+	struct pool pl = {0};
+	int r = 0;
+
+	pl.mask = 1;
+	while (pl.mask < 2 * d->nspec + 2)
+		pl.mask *= 2;
+	pl.tab = calloc(pl.mask, sizeof(*pl.tab));
+	pl.mask--;
+	if (!v || !pl.tab) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < d->nspec; i++) {
+		const struct fc_spec *s = &d->spec[i];
+		int64_t re = pool_add(&pl, s->regex, false);
+		int64_t ctx = re < 0 ? re : pool_add(&pl, s->ctx, true);
+
+		if (ctx < 0) {
+			r = (int)ctx;
+			goto out;
+		}
+		v[i] = (struct fc_ispec){ .regex = (uint32_t)re,
+					  .ctx = (uint32_t)ctx,
+					  .mode = s->mode,
+					  .lineno = s->lineno,
+					  .rlen = s->rlen,
+					  .file = s->file,
+					  .meta = s->meta };
+	}
+	put_sec(o, FC_SEC_SPEC, v, d->nspec * sizeof(*v));
+	put_sec(o, FC_SEC_STR, pl.p, pl.len);
+out:
+	free(v);
+	free(pl.p);
+	free(pl.tab);
+	return r < 0 ? r : o->err;
+}
+
+/* The trie, its nodes' sets and automata. */
+static int put_trie(struct out *o, const struct fc_data *d)
+{
+	const struct fc_trie *t = &d->trie;
+	struct fc_tnode *node = malloc((t->nnode + 1) * sizeof(*node));
+	struct fc_iset *sets = calloc(t->nnode + 1, sizeof(*sets));
+	uint32_t nsets = 0, ndfas = 0, nrest = 0, k, i;
+	uint64_t *dfas = NULL;
+	uint32_t *rest = NULL;
+	size_t dfa_len = 0, base;
+	int r = -ENOMEM;
+
+	if (!node || !sets)
+		goto out;
+	for (k = 0; k < t->nnode; k++) {
+		const struct fc_set *s = d->ns[k].set;
+
+		node[k] = t->node[k];
+		node[k].set = UINT32_MAX;
+		if (!t->node[k].nspecs)
+			continue;
+		node[k].set = nsets;
+		sets[nsets] = (struct fc_iset){ ndfas, s->ndfa, nrest,
+						s->nrest };
+		nsets++;
+		ndfas += s->ndfa;
+		nrest += s->nrest;
+		for (i = 0; i < s->ndfa; i++)
+			dfa_len += (fc_dfa_size(s->dfa[i]) + 7) & ~(size_t)7;
+	}
+	dfas = malloc((ndfas + 1) * sizeof(*dfas));
+	rest = malloc((nrest + 1) * sizeof(*rest));
+	if (!dfas || !rest)
+		goto out;
+	put_sec(o, FC_SEC_TNODE, node, t->nnode * sizeof(*node));
+	put_sec(o, FC_SEC_TKEYS, t->keys, t->nkids);
+	put_sec(o, FC_SEC_TKIDS, t->kids, t->nkids * sizeof(*t->kids));
+	put_sec(o, FC_SEC_TSPECS, t->specs, t->nspecs * sizeof(*t->specs));
+	put_sec(o, FC_SEC_TLABELS, t->labels, t->nlabels);
+	put_sec(o, FC_SEC_SETS, sets, nsets * sizeof(*sets));
+	base = put_sec(o, FC_SEC_DFA, NULL, dfa_len);
+	ndfas = nrest = 0;
+	dfa_len = 0;
+	for (k = 0; !o->err && k < t->nnode; k++) {
+		const struct fc_set *s = d->ns[k].set;
+
+		if (!t->node[k].nspecs)
+			continue;
+		for (i = 0; i < s->ndfa; i++) {
+			size_t n = fc_dfa_size(s->dfa[i]);
+
+			memcpy(o->p + base + dfa_len, s->dfa[i], n);
+			dfas[ndfas++] = dfa_len;
+			dfa_len += (n + 7) & ~(size_t)7;
+		}
+		memcpy(rest + nrest, s->rest, s->nrest * sizeof(*rest));
+		nrest += s->nrest;
+	}
+	put_sec(o, FC_SEC_DFAS, dfas, ndfas * sizeof(*dfas));
+	put_sec(o, FC_SEC_REST, rest, nrest * sizeof(*rest));
+	r = o->err;
+out:
+	free(node);
+	free(sets);
+	free(dfas);
+	free(rest);
+	return r;
+}
+
+/* The whole image of d, whose files were read as roles[] (nroles) with
+ * the inputs in[] and digest dg, into o. */
+static int assemble(struct out *o, const struct fc_data *d,
+		    const uint32_t *roles, uint32_t nroles,
+		    const struct fc_img_input *in, const uint8_t *dg)
+{
+	struct fc_img_hdr *hd;
+	int r;
+
+	grow(o, sizeof(*hd));
+	if (o->err)
+		return o->err;
+	put_sec(o, FC_SEC_FILES, roles, nroles * sizeof(*roles));
+	r = put_specs(o, d);
+	if (r < 0)
+		return r;
+	put_sec(o, FC_SEC_IX, d->ix, d->nspec * sizeof(*d->ix));
+	put_sec(o, FC_SEC_LITS, d->lits, d->nlits);
+	put_sec(o, FC_SEC_HEADS, d->heads, ((size_t)d->mask + 1) * 4);
+	put_sec(o, FC_SEC_SINGLE, d->single, (size_t)d->nsingle * 4);
+	r = put_trie(o, d);
+	if (r < 0)
+		return r;
+	o->len = (o->len + 7) & ~(size_t)7;
+	hd = (struct fc_img_hdr *)o->p;
+	memcpy(hd->magic, FC_IMG_MAGIC, sizeof(FC_IMG_MAGIC));
+	hd->version = FC_IMG_VERSION;
+	hd->semantics = FC_IMG_SEMANTICS;
+	hd->order = FC_IMG_ORDER;
+	hd->word = FC_IMG_WORD;
+	hd->sizes = FC_IMG_SIZES;
+	hd->nspec = d->nspec;
+	hd->nfiles = nroles;
+	hd->nsingle = d->nsingle;
+	hd->mask = d->mask;
+	hd->size = o->len;
+	memcpy(hd->digest, dg, sizeof(hd->digest));
+	memcpy(hd->fixed_lens, d->fixed_lens, sizeof(hd->fixed_lens));
+	memcpy(hd->input, in, sizeof(hd->input));
+	hd->check = fc_img_check(hd, offsetof(struct fc_img_hdr, check));
+	return 0;
+}
+
+static void stat_inputs(const char *base, struct fc_img_input *in)
+{
+	for (int r = 0; r < FC_IN_NROLES; r++) {
+		char path[PATH_MAX];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s%s", base,
+			 fc_img_role_suffix[r]);
+		fc_img_input_of(stat(path, &st) == 0 ? &st : NULL, &in[r]);
+	}
+}
+
+/* Wait until a write now would give a file a ctime after every ctime of
+ * in[] (the file system's clock ticks coarsely; one that keeps whole
+ * seconds shows as nanoseconds 0). */
+static void wait_past(const struct fc_img_input *in)
+{
+	struct timespec last = {0, 0};
+
+	for (int r = 0; r < FC_IN_NROLES; r++) {
+		struct timespec c = { in[r].ctime_sec, in[r].ctime_nsec };
+
+		if (!in[r].present)
+			continue;
+		if (!c.tv_nsec)
+			c.tv_sec++;
+		if (c.tv_sec > last.tv_sec ||
+		    (c.tv_sec == last.tv_sec && c.tv_nsec > last.tv_nsec))
+			last = c;
+	}
+	for (int i = 0; i < 300; i++) {
+		struct timespec now, nap = { 0, 5 * 1000 * 1000 };
+
+		clock_gettime(CLOCK_REALTIME_COARSE, &now);
+		if (now.tv_sec > last.tv_sec ||
+		    (now.tv_sec == last.tv_sec && now.tv_nsec > last.tv_nsec))
+			return;
+		nanosleep(&nap, NULL);
+	}
+}
+
+/* The SHA-1 of the files, read again now, in order. */
+static int rehash(char **files, size_t n, uint8_t out[LBL_SHA1_LEN])
+{
+	struct lbl_sha1 sha;
+
+	lbl_sha1_init(&sha);
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_free_ char *buf = NULL;
+		struct stat st;
+		size_t len;
+		int r = lbl_read_file(files[i], &buf, &len, &st);
+
+		if (r < 0)
+			return r;
+		lbl_sha1_update(&sha, buf, len);
+	}
+	lbl_sha1_final(&sha, out);
+	return 0;
+}
+
+static unsigned int logged;
+static char first_msg[256];
+
+static int count_log(int type, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)type;
+	if (!logged++) {
+		va_start(ap, fmt);
+		vsnprintf(first_msg, sizeof(first_msg), fmt, ap);
+		va_end(ap);
+	}
+	return 0;
+}
+
+/* One try: 0 and *o, 1 when the files changed meanwhile, or -errno. */
+static int try_once(const char *base, struct out *o, const char **why)
+{
+	struct selinux_opt opts[] = { { SELABEL_OPT_PATH, base },
+				      { SELABEL_OPT_DIGEST, (char *)1 } };
+	struct fc_img_input in1[FC_IN_NROLES], in2[FC_IN_NROLES];
+	union selinux_callback old = selinux_get_callback(SELINUX_CB_LOG);
+	union selinux_callback cb = { .func_log = count_log };
+	uint32_t roles[FC_IN_NROLES];
+	struct selabel_handle *h;
+	struct fc_data *d;
+	unsigned char *dg;
+	uint8_t again[LBL_SHA1_LEN];
+	char **files;
+	size_t dlen, nfiles;
+	int r;
+
+	stat_inputs(base, in1);
+	logged = 0;
+	selinux_set_callback(SELINUX_CB_LOG, cb);
+	fc_image_disabled = true;
+	h = selabel_open(SELABEL_CTX_FILE, opts, 2);
+	r = h ? 0 : -errno;
+	fc_image_disabled = false;
+	selinux_set_callback(SELINUX_CB_LOG, old);
+	if (r < 0) {
+		*why = "the files do not open";
+		return r;
+	}
+	if (logged) {
+		*why = first_msg;
+		r = -EPROTO;
+		goto out;
+	}
+	d = h->data;
+	if (!d->nspec) {
+		*why = "no specification";
+		r = -ENODATA;
+		goto out;
+	}
+	r = fc_index_build_all(d);
+	if (r < 0 || selabel_digest(h, &dg, &dlen, &files, &nfiles) < 0 ||
+	    nfiles > FC_IN_NROLES) {
+		*why = "indexing failed";
+		r = r < 0 ? r : -EINVAL;
+		goto out;
+	}
+	for (size_t i = 0; i < nfiles; i++) {
+		int k;
+
+		for (k = 0; k < FC_IN_NROLES; k++) {
+			size_t bl = strlen(base);
+
+			if (!strncmp(files[i], base, bl) &&
+			    !strcmp(files[i] + bl, fc_img_role_suffix[k]))
+				break;
+		}
+		if (k == FC_IN_NROLES) {
+			*why = "a file read is not one of the base's";
+			r = -EINVAL;
+			goto out;
+		}
+		roles[i] = k;
+	}
+	/* The files as indexed are the files as they stay. */
+	wait_past(in1);
+	stat_inputs(base, in2);
+	if (memcmp(in1, in2, sizeof(in1)) ||
+	    rehash(files, nfiles, again) < 0 || memcmp(again, dg, dlen)) {
+		r = 1;
+		goto out;
+	}
+	r = assemble(o, d, roles, (uint32_t)nfiles, in1, dg);
+	if (r < 0)
+		*why = "out of memory";
+out:
+	selabel_close(h);
+	return r;
+}
+
+int lbl_fc_write_index(const char *base, const char **why)
+{
+	_cleanup_free_ char *path = NULL, *tmp = NULL;
+	struct out o = {0};
+	int r = 1, fd;
+
+	*why = NULL;
+	if (asprintf(&path, "%s%s", base, FC_IMG_SUFFIX) < 0 ||
+	    asprintf(&tmp, "%sXXXXXX", path) < 0)
+		return -ENOMEM;
+	for (int i = 0; i < 5 && r == 1; i++) {
+		o.len = 0;
+		o.err = 0;
+		r = try_once(base, &o, why);
+	}
+	if (r == 1) {
+		*why = "the files kept changing";
+		r = -EAGAIN;
+	}
+	if (r < 0) {
+		free(o.p);
+		/* a stale image would be ignored, but say it with no file */
+		unlink(path);
+		return r;
+	}
+	*why = "cannot write";
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		free(o.p);
+		return -errno;
+	}
+	r = fc_write_all(fd, o.p, o.len);
+	free(o.p);
+	if (r >= 0 && fchmod(fd, 0644) < 0)
+		r = -errno;
+	if (close(fd) < 0 && r >= 0)
+		r = -errno;
+	if (r >= 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	else
+		*why = NULL;
+	return r;
+}
