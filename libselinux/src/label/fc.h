@@ -258,6 +258,7 @@ struct fc_trie {
 	const struct fc_iset *sets;
 	uint32_t nsets;
 	const uint64_t *dfas; /* offsets of automata in dfa_base */
+	const uint32_t *dfa_sum; /* their checksums */
 	uint32_t ndfas;
 	const uint32_t *rest;
 	uint32_t nrest;
@@ -364,6 +365,18 @@ struct fc_data {
 	size_t digest_nfiles0;
 	uint32_t img_nstr, img_nlits; /* bytes of its string pools */
 	int img_checked; /* fc_image_check_all(): 0 not yet, 1 ok, -1 bad */
+	/* The image's checksums of its specs, nodes and blocks of 64 heads
+	 * (fc_image.h), and a bit for each that checked out (__atomic). */
+	const uint32_t *sum_spec, *sum_node, *sum_head;
+	uint64_t *ok_spec, *ok_node, *ok_head;
+	/* A part of the image did not check out (__atomic): the handle
+	 * answers from the files instead, through replacement: the data
+	 * read from them, which h->data then points to (fc_image_fallback);
+	 * the data it replaced stays until the close (a lookup may still be
+	 * in it), freed with it as its replaced. */
+	int img_bad;
+	bool fallback_failed;
+	struct fc_data *replacement, *replaced;
 	/* The analysis, with the index; lits: the strings it names.  Both
 	 * malloc'd, or in the image. */
 	const struct fc_ix *ix;
@@ -581,12 +594,29 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 int fc_image_open(struct selabel_handle *h, struct fc_data *d,
 		  const char *base);
 void fc_image_detach(struct selabel_handle *h, struct fc_data *d);
-/* Do spec i's fields (an index image's) lie inside the image?  (Always
- * true without one.)  Checked where an index comes out of the image. */
+/* Do spec i's fields (an index image's) lie inside the image, and does
+ * it have its checksum?  (Always true without an image.)  Asked where an
+ * index comes out of the image, before any other field is read. */
 bool fc_spec_ok(const struct fc_data *d, uint32_t i);
+/* The same for trie node k (its children, label, specs and set) and for
+ * the block of heads holding head b. */
+bool fc_node_ok(const struct fc_data *d, uint32_t k);
+bool fc_heads_ok(const struct fc_data *d, uint32_t b);
+/* d as a view of the image m (len bytes) in memory, nothing verified
+ * (the writer's, to compute the checksums): 0 or -errno; d->ok_spec is
+ * to be freed. */
+int fc_image_view(struct fc_data *d, const void *m, size_t len);
+/* The checksums the writer stores (fc_image.h), over d's image. */
+uint32_t fc_spec_sum(const struct fc_data *d, uint32_t i);
+uint32_t fc_node_sum(const struct fc_data *d, uint32_t k);
+uint32_t fc_heads_sum(const struct fc_data *d, uint32_t blk);
 /* All of them (partial matches, stats and comparisons read every
  * spec): 0 or -EINVAL, remembered. */
 int fc_image_check_all(struct fc_data *d);
+/* h's data d is an index image's that turned out corrupt: the data of
+ * the files (read once, under d's lock), now h's, or NULL if they do
+ * not load either. */
+struct fc_data *fc_image_fallback(struct selabel_handle *h, struct fc_data *d);
 /* Set by the writer while it opens the files themselves. */
 extern bool fc_image_disabled;
 struct fc_img_input;

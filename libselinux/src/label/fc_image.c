@@ -81,24 +81,127 @@ static const void *section(const uint8_t *m, size_t len,
 	return m + x->off;
 }
 
+/* Is bit i of the verified set v on?  Set it. */
+static bool bit(const uint64_t *v, uint32_t i)
+{
+	return __atomic_load_n(&v[i / 64], __ATOMIC_ACQUIRE) >> (i % 64) & 1;
+}
+
+static void set_bit(uint64_t *v, uint32_t i)
+{
+	__atomic_fetch_or(&v[i / 64], 1ull << (i % 64), __ATOMIC_RELEASE);
+}
+
+uint32_t fc_spec_sum(const struct fc_data *d, uint32_t i)
+{
+	const struct fc_ispec *s = &d->ispec[i];
+	const struct fc_ix *x = &d->ix[i];
+	const char *ctx = d->istr + s->ctx;
+	uint64_t h = FC_SUM_INIT;
+
+	h = fc_sum(h, s, sizeof(*s));
+	h = fc_sum(h, x, sizeof(*x));
+	h = fc_sum(h, d->istr + s->regex, s->rlen + 1);
+	h = fc_sum(h, ctx, strnlen(ctx, d->img_nstr - s->ctx));
+	h = fc_sum(h, d->lits + x->lit, x->lit_len + 1);
+	return fc_sum_end(h);
+}
+
 bool fc_spec_ok(const struct fc_data *d, uint32_t i)
 {
 	const struct fc_ispec *s;
 	const struct fc_ix *x;
 
-	if (!d->img)
+	if (!d->img || bit(d->ok_spec, i))
 		return true;
 	s = &d->ispec[i];
 	x = &d->ix[i];
 	/* The strings end in their pools (whose last byte is a NUL); who
 	 * reads a regex by its length stays inside too. */
-	return s->regex < d->img_nstr && s->rlen < d->img_nstr - s->regex &&
-	       s->ctx < d->img_nstr && s->file < d->nfiles &&
-	       !(s->mode & ~(uint32_t)S_IFMT) && s->meta <= 1 &&
-	       x->lit < d->img_nlits && x->lit_len < d->img_nlits - x->lit &&
-	       x->rem_off <= s->rlen && x->stem_len <= s->rlen &&
-	       x->prefix_len <= s->rlen && x->kind <= FC_SINGLE &&
-	       (x->hnext == UINT32_MAX || x->hnext < i);
+	if (!(s->regex < d->img_nstr && s->rlen < d->img_nstr - s->regex &&
+	      s->ctx < d->img_nstr && s->file < d->nfiles &&
+	      !(s->mode & ~(uint32_t)S_IFMT) && s->meta <= 1 &&
+	      x->lit < d->img_nlits && x->lit_len < d->img_nlits - x->lit &&
+	      x->rem_off <= s->rlen && x->stem_len <= s->rlen &&
+	      x->prefix_len <= s->rlen && x->kind <= FC_SINGLE &&
+	      (x->hnext == UINT32_MAX || x->hnext < i)) ||
+	    fc_spec_sum(d, i) != d->sum_spec[i])
+		return false;
+	set_bit(d->ok_spec, i);
+	return true;
+}
+
+uint32_t fc_node_sum(const struct fc_data *d, uint32_t k)
+{
+	const struct fc_trie *t = &d->trie;
+	const struct fc_tnode *n = &t->node[k];
+	uint64_t h = FC_SUM_INIT;
+
+	h = fc_sum(h, n, sizeof(*n));
+	h = fc_sum(h, t->keys + n->child, n->nchild);
+	h = fc_sum(h, t->kids + n->child, n->nchild * sizeof(*t->kids));
+	h = fc_sum(h, t->labels + n->label, n->label_len);
+	h = fc_sum(h, t->specs + n->specs, n->nspecs * sizeof(*t->specs));
+	if (n->set != UINT32_MAX) {
+		const struct fc_iset *is = &t->sets[n->set];
+
+		h = fc_sum(h, is, sizeof(*is));
+		h = fc_sum(h, t->dfas + is->dfa, is->ndfa * sizeof(*t->dfas));
+		h = fc_sum(h, t->dfa_sum + is->dfa,
+			   is->ndfa * sizeof(*t->dfa_sum));
+		h = fc_sum(h, t->rest + is->rest, is->nrest * sizeof(*t->rest));
+	}
+	return fc_sum_end(h);
+}
+
+/* Node k's ranges inside the trie's arrays (its set's too): then
+ * fc_node_sum(d, k) reads inside the image. */
+static bool node_in_bounds(const struct fc_trie *t, uint32_t k)
+{
+	const struct fc_tnode *n = &t->node[k];
+	const struct fc_iset *is;
+
+	if (n->child > t->nkids || n->nchild > t->nkids - n->child ||
+	    n->label > t->nlabels || n->label_len > t->nlabels - n->label ||
+	    n->specs > t->nspecs || n->nspecs > t->nspecs - n->specs ||
+	    (k && !n->label_len) || (!k && (n->label_len || n->depth)))
+		return false;
+	if (n->set == UINT32_MAX)
+		return !n->nspecs;
+	if (n->set >= t->nsets || !n->nspecs)
+		return false;
+	is = &t->sets[n->set];
+	return is->dfa <= t->ndfas && is->ndfa <= t->ndfas - is->dfa &&
+	       is->rest <= t->nrest && is->nrest <= t->nrest - is->rest;
+}
+
+bool fc_node_ok(const struct fc_data *d, uint32_t k)
+{
+	if (!d->img || bit(d->ok_node, k))
+		return true;
+	if (!node_in_bounds(&d->trie, k) ||
+	    fc_node_sum(d, k) != d->sum_node[k])
+		return false;
+	set_bit(d->ok_node, k);
+	return true;
+}
+
+uint32_t fc_heads_sum(const struct fc_data *d, uint32_t blk)
+{
+	uint32_t n = d->mask + 1 - blk * 64;
+
+	return fc_sum_end(fc_sum(FC_SUM_INIT, d->heads + blk * 64,
+				 (n < 64 ? n : 64) * sizeof(*d->heads)));
+}
+
+bool fc_heads_ok(const struct fc_data *d, uint32_t b)
+{
+	if (!d->img || bit(d->ok_head, b / 64))
+		return true;
+	if (fc_heads_sum(d, b / 64) != d->sum_head[b / 64])
+		return false;
+	set_bit(d->ok_head, b / 64);
+	return true;
 }
 
 int fc_image_check_all(struct fc_data *d)
@@ -111,6 +214,8 @@ int fc_image_check_all(struct fc_data *d)
 	for (uint32_t i = 0; i < d->nspec && r > 0; i++)
 		if (!fc_spec_ok(d, i))
 			r = -1;
+	if (r < 0)
+		__atomic_store_n(&d->img_bad, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&d->img_checked, r, __ATOMIC_RELEASE);
 	return r < 0 ? -EINVAL : 0;
 }
@@ -118,23 +223,26 @@ int fc_image_check_all(struct fc_data *d)
 /* Attach the image m (len bytes) to d: 0, or -EINVAL if it does not
  * check out (the caller unmaps it). */
 static int attach(struct fc_data *d, const uint8_t *m, size_t len,
-		  const struct fc_img_hdr *hd)
+		  const struct fc_img_hdr *hd, bool verify)
 {
 	uint64_t nstr = UINT64_MAX, nlits = UINT64_MAX, nheads, nfiles;
 	uint64_t nnode = UINT64_MAX, nkids = UINT64_MAX, nkeys, ntspecs =
 						 UINT64_MAX;
 	uint64_t nlabels = UINT64_MAX, nsets = UINT64_MAX, ndfas = UINT64_MAX;
 	uint64_t nrest = UINT64_MAX, ndfa = UINT64_MAX, nspec = hd->nspec;
-	uint64_t nsingle = hd->nsingle;
+	uint64_t nsingle = hd->nsingle, nhsum, nnsum, ndsum;
 	const uint32_t *roles, *heads, *single;
 	struct fc_trie *t = &d->trie;
+	uint32_t nspecfiles = 0;
+	size_t words;
 
 	nfiles = hd->nfiles;
 	nheads = (uint64_t)hd->mask + 1;
 	if (!hd->nspec || !hd->nfiles || hd->nfiles > FC_IN_NROLES ||
-	    hd->nfiles > UINT16_MAX ||
-	    (nheads & (nheads - 1)) || hd->nsingle > hd->nspec)
+	    (nheads & (nheads - 1)) || nheads > UINT32_MAX ||
+	    hd->nsingle > hd->nspec)
 		return -EINVAL;
+	nhsum = (nheads + 63) / 64;
 	roles = section(m, len, hd, FC_SEC_FILES, 4, &nfiles);
 	d->ispec = section(m, len, hd, FC_SEC_SPEC, sizeof(struct fc_ispec),
 			   &nspec);
@@ -153,9 +261,16 @@ static int attach(struct fc_data *d, const uint8_t *m, size_t len,
 	t->dfas = section(m, len, hd, FC_SEC_DFAS, 8, &ndfas);
 	t->rest = section(m, len, hd, FC_SEC_REST, 4, &nrest);
 	t->dfa_base = section(m, len, hd, FC_SEC_DFA, 1, &ndfa);
+	d->sum_spec = section(m, len, hd, FC_SEC_SPECSUM, 4, &nspec);
+	nnsum = nnode;
+	d->sum_node = section(m, len, hd, FC_SEC_NODESUM, 4, &nnsum);
+	d->sum_head = section(m, len, hd, FC_SEC_HEADSUM, 4, &nhsum);
+	ndsum = ndfas;
+	t->dfa_sum = section(m, len, hd, FC_SEC_DFASUM, 4, &ndsum);
 	if (!roles || !d->ispec || !d->istr || !d->ix || !d->lits || !heads ||
 	    !single || !t->node || !t->kids || !t->keys || !t->specs ||
-	    !t->labels || !t->sets || !t->dfas || !t->rest || !t->dfa_base)
+	    !t->labels || !t->sets || !t->dfas || !t->rest || !t->dfa_base ||
+	    !d->sum_spec || !d->sum_node || !d->sum_head || !t->dfa_sum)
 		return -EINVAL;
 	/* Counts the lookups keep in 32 bits; strings that end inside. */
 	if (nstr == 0 || nstr > UINT32_MAX || d->istr[nstr - 1] ||
@@ -164,32 +279,30 @@ static int attach(struct fc_data *d, const uint8_t *m, size_t len,
 	    ntspecs > UINT32_MAX || nlabels > UINT32_MAX ||
 	    nsets > UINT32_MAX || ndfas > UINT32_MAX || nrest > UINT32_MAX)
 		return -EINVAL;
-	uint32_t nspecfiles = 0;
-
+	/* The small lists, checked whole now. */
+	if (verify &&
+	    (fc_sum_end(fc_sum(FC_SUM_INIT, roles, nfiles * 4)) !=
+		     hd->files_sum ||
+	     fc_sum_end(fc_sum(FC_SUM_INIT, single, nsingle * 4)) !=
+		     hd->single_sum))
+		return -EINVAL;
 	for (uint64_t i = 0; i < nfiles; i++) {
 		if (roles[i] >= FC_IN_NROLES)
 			return -EINVAL;
 		nspecfiles += roles[i] != FC_IN_SUBS &&
 			      roles[i] != FC_IN_SUBS_DIST;
 	}
-	for (uint64_t i = 0; i < nheads; i++)
-		if (heads[i] != UINT32_MAX && heads[i] >= hd->nspec)
-			return -EINVAL;
+	if (!nspecfiles)
+		return -EINVAL;
 	for (uint64_t i = 0; i < nsingle; i++)
 		if (single[i] >= hd->nspec)
 			return -EINVAL;
-	/* Each spec is checked (fc_spec_ok) where an index of it comes
-	 * out of the image, not here: an open touches none of them. */
+	/* Each spec, head block and node is checked (bounds, checksum)
+	 * where an index of it comes out of the image, not here: an open
+	 * touches none but the root. */
 	d->nspec = hd->nspec;
 	d->img_nstr = (uint32_t)nstr;
 	d->img_nlits = (uint32_t)nlits;
-	if (!nspecfiles)
-		return -EINVAL;
-	/* The root: the walk checks every other node as it reaches it. */
-	if (t->node[0].specs > ntspecs ||
-	    t->node[0].nspecs > ntspecs - t->node[0].specs ||
-	    t->node[0].depth || t->node[0].label_len)
-		return -EINVAL;
 	t->nnode = (uint32_t)nnode;
 	t->nkids = (uint32_t)nkids;
 	t->nspecs = (uint32_t)ntspecs;
@@ -203,7 +316,29 @@ static int attach(struct fc_data *d, const uint8_t *m, size_t len,
 	d->single = single;
 	d->nsingle = hd->nsingle;
 	memcpy(d->fixed_lens, hd->fixed_lens, sizeof(d->fixed_lens));
-	return 0;
+	/* The verified units: a bit each. */
+	words = (d->nspec + 63) / 64 + (nnode + 63) / 64 + (nhsum + 63) / 64;
+	d->ok_spec = calloc(words, sizeof(uint64_t));
+	if (!d->ok_spec)
+		return -ENOMEM;
+	d->ok_node = d->ok_spec + (d->nspec + 63) / 64;
+	d->ok_head = d->ok_node + (nnode + 63) / 64;
+	return !verify || fc_node_ok(d, 0) ? 0 : -EINVAL;
+}
+
+int fc_image_view(struct fc_data *d, const void *m, size_t len)
+{
+	const struct fc_img_hdr *hd = m;
+	int r;
+
+	if (len < sizeof(*hd))
+		return -EINVAL;
+	r = attach(d, m, len, hd, false);
+	if (r < 0) {
+		free(d->ok_spec);
+		d->ok_spec = NULL;
+	}
+	return r;
 }
 
 /* d->files (and the digest's list) from the roles read: the reader's
@@ -291,7 +426,7 @@ int fc_image_open(struct selabel_handle *h, struct fc_data *d,
 	d->img = m;
 	d->img_len = st.st_size;
 	d->digest_nfiles0 = h->digest ? h->digest->nfiles : 0;
-	r = attach(d, m, st.st_size, &hd);
+	r = attach(d, m, st.st_size, &hd, true);
 	if (r >= 0) {
 		r = fc_nstate_alloc(d);
 		if (r >= 0)
@@ -324,6 +459,9 @@ void fc_image_detach(struct selabel_handle *h, struct fc_data *d)
 			g->files[g->nfiles] = NULL;
 		g->done = false;
 	}
+	free(d->ok_spec);
+	d->ok_spec = d->ok_node = d->ok_head = NULL;
+	d->sum_spec = d->sum_node = d->sum_head = NULL;
 	d->ispec = NULL;
 	d->istr = NULL;
 	d->ix = NULL;

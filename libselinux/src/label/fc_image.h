@@ -32,17 +32,26 @@
  *    files logged anything: a reader would otherwise miss the messages;
  *  - every offset, count and index of the image is checked before use
  *    (the header and sections at the open, each node's automata at its
- *    first use, the trie's fields at each step): a corrupt image makes
- *    the open fall back to the files or a lookup fail with EINVAL, never
- *    a read outside the mapping.
+ *    first use, the trie's fields at each step), and every unit of it
+ *    has a checksum, verified before the unit's first use in a process
+ *    (fc_sum(): each spec with its strings, each trie node with its
+ *    children, label, spec lists and set, each automaton, each block of
+ *    64 exact-string heads, the single and file lists, the header): a
+ *    unit that does not check out makes the handle read the files
+ *    instead (fc_image_fallback, with a warning), so a corrupt image
+ *    changes no answer either - but the answers given before the
+ *    corruption was met, from units that did check out.  (A change made
+ *    on purpose, with its checksum, is not corruption: whoever can write
+ *    the image can write file_contexts too.)
  */
 #ifndef SELINUX_LABEL_FC_IMAGE_H
 #define SELINUX_LABEL_FC_IMAGE_H
 
 #include <stdint.h>
+#include <string.h>
 
 #define FC_IMG_MAGIC "LSFCIDX"
-#define FC_IMG_VERSION 1
+#define FC_IMG_VERSION 2
 /* Bump with any change to how specs are read, analysed or matched. */
 #define FC_IMG_SEMANTICS 1
 #define FC_IMG_ORDER 0x01020304u
@@ -89,6 +98,10 @@ enum fc_img_section {
 	FC_SEC_DFAS, /* uint64_t offsets into FC_SEC_DFA */
 	FC_SEC_REST, /* uint32_t[] */
 	FC_SEC_DFA, /* the automata's blocks (struct fc_dfa), 8-aligned */
+	FC_SEC_SPECSUM, /* uint32_t[nspec]: fc_spec_sum() */
+	FC_SEC_NODESUM, /* uint32_t[nnode]: fc_node_sum() */
+	FC_SEC_HEADSUM, /* uint32_t[(mask + 64) / 64]: each 64 heads' */
+	FC_SEC_DFASUM, /* uint32_t[ndfas]: each automaton's block's */
 	FC_SEC_N
 };
 
@@ -106,6 +119,7 @@ struct fc_img_hdr {
 	uint32_t pad;
 	uint64_t size; /* of the whole file */
 	uint8_t digest[20]; /* SELABEL_OPT_DIGEST's, of the files read */
+	uint32_t files_sum, single_sum; /* fc_sum() of those sections */
 	uint32_t pad2;
 	uint64_t fixed_lens[16];
 	struct fc_img_input input[FC_IN_NROLES];
@@ -122,6 +136,30 @@ struct fc_img_hdr {
 	 (uint32_t)sizeof(struct fc_ix) << 8 | \
 	 (uint32_t)sizeof(struct fc_tnode) << 16 | \
 	 (uint32_t)(sizeof(struct fc_dfa) / 8) << 24)
+
+/* A checksum of units of the image, fed part by part from FC_SUM_INIT
+ * (a word at a time: a few GB/s), folded to 32 bits by fc_sum_end. */
+#define FC_SUM_INIT 0x243f6a8885a308d3ull
+static inline uint64_t fc_sum(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t w;
+
+	for (; n >= 8; n -= 8, s += 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w ^ ((uint64_t)n << 56)) * 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 31);
+}
+
+static inline uint32_t fc_sum_end(uint64_t h)
+{
+	return (uint32_t)(h ^ (h >> 32));
+}
 
 /* A checksum of n bytes (FNV-1a, 64 bits): the header's. */
 static inline uint64_t fc_img_check(const void *p, size_t n)

@@ -200,6 +200,7 @@ static int put_trie(struct out *o, const struct fc_data *d)
 		nrest += s->nrest;
 	}
 	put_sec(o, FC_SEC_DFAS, dfas, ndfas * sizeof(*dfas));
+	put_sec(o, FC_SEC_DFASUM, NULL, (size_t)ndfas * 4);
 	put_sec(o, FC_SEC_REST, rest, nrest * sizeof(*rest));
 	r = o->err;
 out:
@@ -208,6 +209,42 @@ out:
 	free(dfas);
 	free(rest);
 	return r;
+}
+
+/* The checksums of every unit of the image in o (fc_image.h), computed
+ * over the image itself as a reader sees it. */
+static int put_sums(struct out *o)
+{
+	struct fc_img_hdr *hd = (struct fc_img_hdr *)o->p;
+	struct fc_data v = {0};
+	uint32_t *spec = (uint32_t *)(o->p + hd->sec[FC_SEC_SPECSUM].off);
+	uint32_t *node = (uint32_t *)(o->p + hd->sec[FC_SEC_NODESUM].off);
+	uint32_t *head = (uint32_t *)(o->p + hd->sec[FC_SEC_HEADSUM].off);
+	uint32_t *dfa = (uint32_t *)(o->p + hd->sec[FC_SEC_DFASUM].off);
+	int r = fc_image_view(&v, o->p, o->len);
+
+	if (r < 0)
+		return r;
+	hd->files_sum = fc_sum_end(fc_sum(FC_SUM_INIT,
+					  o->p + hd->sec[FC_SEC_FILES].off,
+					  hd->sec[FC_SEC_FILES].len));
+	hd->single_sum = fc_sum_end(fc_sum(FC_SUM_INIT,
+					   o->p + hd->sec[FC_SEC_SINGLE].off,
+					   hd->sec[FC_SEC_SINGLE].len));
+	for (uint32_t i = 0; i < v.trie.ndfas; i++) {
+		const struct fc_dfa *a =
+		    (const void *)(v.trie.dfa_base + v.trie.dfas[i]);
+
+		dfa[i] = fc_sum_end(fc_sum(FC_SUM_INIT, a, a->size));
+	}
+	for (uint32_t i = 0; i < v.nspec; i++)
+		spec[i] = fc_spec_sum(&v, i);
+	for (uint32_t k = 0; k < v.trie.nnode; k++)
+		node[k] = fc_node_sum(&v, k);
+	for (uint32_t b = 0; b <= v.mask / 64; b++)
+		head[b] = fc_heads_sum(&v, b);
+	free(v.ok_spec);
+	return 0;
 }
 
 /* The whole image of d, whose files were read as roles[] (nroles) with
@@ -233,6 +270,11 @@ static int assemble(struct out *o, const struct fc_data *d,
 	r = put_trie(o, d);
 	if (r < 0)
 		return r;
+	put_sec(o, FC_SEC_SPECSUM, NULL, (size_t)d->nspec * 4);
+	put_sec(o, FC_SEC_NODESUM, NULL, (size_t)d->trie.nnode * 4);
+	put_sec(o, FC_SEC_HEADSUM, NULL, ((size_t)d->mask + 64) / 64 * 4);
+	if (o->err)
+		return o->err;
 	o->len = (o->len + 7) & ~(size_t)7;
 	hd = (struct fc_img_hdr *)o->p;
 	memcpy(hd->magic, FC_IMG_MAGIC, sizeof(FC_IMG_MAGIC));
@@ -249,6 +291,9 @@ static int assemble(struct out *o, const struct fc_data *d,
 	memcpy(hd->digest, dg, sizeof(hd->digest));
 	memcpy(hd->fixed_lens, d->fixed_lens, sizeof(hd->fixed_lens));
 	memcpy(hd->input, in, sizeof(hd->input));
+	r = put_sums(o);
+	if (r < 0)
+		return r;
 	hd->check = fc_img_check(hd, offsetof(struct fc_img_hdr, check));
 	return 0;
 }

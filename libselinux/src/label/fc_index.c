@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include "fc.h"
+#include "fc_image.h"
 
 /*
  * The reference tries every spec from the highest index down and takes
@@ -482,6 +483,14 @@ void fc_index_free(struct fc_data *d)
 
 /* ---- matching ---- */
 
+/* An index image's part did not check out: the lookup fails, and the
+ * handle reads the files instead (fc_image_fallback). */
+static int corrupt(struct fc_data *d)
+{
+	__atomic_store_n(&d->img_bad, 1, __ATOMIC_RELEASE);
+	return -EINVAL;
+}
+
 struct match_ctx {
 	struct fc_data *d;
 	const char *key;
@@ -713,12 +722,10 @@ static void node_attach(struct fc_data *d, uint32_t k)
 	const struct fc_dfa **dfa = NULL;
 	struct fc_set *t;
 
-	if (n->set >= tr->nsets)
+	/* (the walk checked the node: here for its set, again) */
+	if (!fc_node_ok(d, k) || n->set >= tr->nsets)
 		goto bad;
 	is = &tr->sets[n->set];
-	if (is->dfa > tr->ndfas || is->ndfa > tr->ndfas - is->dfa ||
-	    is->rest > tr->nrest || is->nrest > tr->nrest - is->rest)
-		goto bad;
 	/* every spec the node can answer with is among its specs */
 	for (uint32_t i = 0; i < n->nspecs; i++)
 		if (tr->specs[n->specs + i] >= d->nspec ||
@@ -738,7 +745,9 @@ static void node_attach(struct fc_data *d, uint32_t k)
 		const struct fc_dfa *a = (const void *)(tr->dfa_base + off);
 
 		if (off > tr->dfa_len || off % 8 ||
-		    !fc_dfa_valid(a, tr->dfa_len - off, d->nspec)) {
+		    !fc_dfa_valid(a, tr->dfa_len - off, d->nspec) ||
+		    fc_sum_end(fc_sum(FC_SUM_INIT, a, a->size)) !=
+			    tr->dfa_sum[is->dfa + i]) {
 			free(dfa);
 			goto bad;
 		}
@@ -757,6 +766,7 @@ static void node_attach(struct fc_data *d, uint32_t k)
 	__atomic_store_n(&d->ns[k].built, FC_NODE_BUILT, __ATOMIC_RELEASE);
 	return;
 bad:
+	corrupt(d);
 	__atomic_store_n(&d->ns[k].built, FC_NODE_BAD, __ATOMIC_RELEASE);
 }
 
@@ -949,7 +959,7 @@ static int64_t node_match(struct fc_data *d, uint32_t k, const char *key,
 	}
 interim:
 	if (stage == FC_NODE_BAD)
-		return -EINVAL;
+		return corrupt(d);
 	if (stage == FC_NODE_WARM) {
 		if (best != NONE && node_specs(d, k)[0] <= best)
 			return best;
@@ -1001,7 +1011,12 @@ static uint32_t fixed_lookup(const struct fc_data *d, const char *key,
 	if (keylen < FC_LENBITS &&
 	    !(d->fixed_lens[keylen / 64] & (1ull << (keylen % 64))))
 		return NONE;
-	i = d->heads[fc_hash(key, keylen) & d->mask];
+	i = fc_hash(key, keylen) & d->mask;
+	if (!fc_heads_ok(d, i)) {
+		*bad = true;
+		return NONE;
+	}
+	i = d->heads[i];
 
 	for (; i != NONE; i = d->ix[i].hnext) {
 		const struct fc_ix *x = &d->ix[i];
@@ -1020,16 +1035,15 @@ static uint32_t fixed_lookup(const struct fc_data *d, const char *key,
 	return NONE;
 }
 
-/* The child of node k whose label starts with c, or NONE.  Every field
- * read is checked against the trie's arrays (those of an index image
- * are checked nowhere else): NONE for one that does not fit. */
+/* The child of node k (checked: fc_node_ok) whose label starts with c,
+ * or NONE; CORRUPT for an index image's child that is not after its
+ * parent (no cycle) or not in the trie. */
+#define CORRUPT (NONE - 1)
 static uint32_t trie_child(const struct fc_trie *t, uint32_t k, uint8_t c)
 {
 	const struct fc_tnode *n = &t->node[k];
 	uint32_t lo = 0, hi = n->nchild;
 
-	if (n->child > t->nkids || hi > t->nkids - n->child)
-		return NONE;
 	while (lo < hi) {
 		uint32_t mid = (lo + hi) / 2;
 		uint8_t m = t->keys[n->child + mid];
@@ -1038,7 +1052,7 @@ static uint32_t trie_child(const struct fc_trie *t, uint32_t k, uint8_t c)
 			uint32_t kid = t->kids[n->child + mid];
 
 			/* a child comes after its parent: no cycle */
-			return kid > k && kid < t->nnode ? kid : NONE;
+			return kid > k && kid < t->nnode ? kid : CORRUPT;
 		}
 		if (m < c)
 			lo = mid + 1;
@@ -1057,7 +1071,7 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 	uint32_t stack[MAX_CHAIN], *chain = stack, n;
 	_cleanup_free_ uint32_t *heap = NULL;
 	uint32_t best = NONE, nchain = 0, p = 0, cap = MAX_CHAIN;
-	bool best_bad = false, corrupt = false;
+	bool best_bad = false, bad = false;
 	int r;
 
 	if (!d->nspec)
@@ -1066,15 +1080,15 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 	if (r < 0)
 		return r;
 	/* Exact strings; "$" also matches before a final newline. */
-	best = fixed_lookup(d, key, keylen, mode, &corrupt);
+	best = fixed_lookup(d, key, keylen, mode, &bad);
 	if (keylen && key[keylen - 1] == '\n') {
-		uint32_t b = fixed_lookup(d, key, keylen - 1, mode, &corrupt);
+		uint32_t b = fixed_lookup(d, key, keylen - 1, mode, &bad);
 
 		if (b != NONE && (best == NONE || b > best))
 			best = b;
 	}
-	if (corrupt)
-		return -EINVAL;
+	if (bad)
+		return corrupt(d);
 
 	/* Specs matched one by one, above the best so far. */
 	for (uint32_t i = 0; i < d->nsingle; i++) {
@@ -1085,7 +1099,7 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 		if (best != NONE && idx <= best)
 			break;
 		if (!fc_spec_ok(d, idx))
-			return -EINVAL;
+			return corrupt(d);
 		if (!candidate(d, idx, key, keylen, mode))
 			continue;
 		re = fc_spec_re(d, idx);
@@ -1126,18 +1140,17 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 		}
 		if (c == NONE)
 			break;
+		if (c == CORRUPT || !fc_node_ok(d, c))
+			return corrupt(d);
 		cn = &tr->node[c];
-		if (!cn->label_len || cn->label > tr->nlabels ||
-		    cn->label_len > tr->nlabels - cn->label ||
-		    keylen - p < cn->label_len ||
+		if (keylen - p < cn->label_len ||
 		    memcmp(tr->labels + cn->label, key + p, cn->label_len))
 			break;
 		p += cn->label_len;
 		/* a node's depth is its prefix's length: an image's node
 		 * that says otherwise is not used */
-		if (cn->depth != p || cn->specs > tr->nspecs ||
-		    cn->nspecs > tr->nspecs - cn->specs)
-			return -EINVAL;
+		if (cn->depth != p)
+			return corrupt(d);
 		n = c;
 		if (cn->nspecs)
 			chain[nchain++] = n;

@@ -105,10 +105,27 @@ static void fc_mark_used(struct fc_data *d, uint32_t i)
 		__atomic_store_n(&u[i], 1, __ATOMIC_RELAXED);
 }
 
-/* The winning spec index for key and type, or -errno. */
-static int fc_find(struct selabel_handle *h, const char *key, int type)
+/* The data h answers from: its own, or, once an index image turned out
+ * corrupt, the files' (fc_image_fallback). */
+static struct fc_data *cur(const struct selabel_handle *h)
 {
-	struct fc_data *d = h->data;
+	void *d = __atomic_load_n(&h->data, __ATOMIC_ACQUIRE);
+
+	return d;
+}
+
+/* After an answer of d failed with EINVAL: the data to ask again (d's
+ * index image turned out corrupt: the files'), or NULL. */
+static struct fc_data *retry(struct selabel_handle *h, struct fc_data *d)
+{
+	if (!d->img || !__atomic_load_n(&d->img_bad, __ATOMIC_ACQUIRE))
+		return NULL;
+	return fc_image_fallback(h, d);
+}
+
+/* The winning spec index of d for key and type, or -errno. */
+static int fc_find(struct fc_data *d, const char *key, int type)
+{
 	char buf[1024], *k;
 	size_t klen;
 	int r;
@@ -138,11 +155,14 @@ static void fill(struct fc_data *d, int idx, struct lbl_result *res)
 static int fc_lookup(struct selabel_handle *h, const char *key, int type,
 		     struct lbl_result *res)
 {
-	int r = fc_find(h, key, type);
+	struct fc_data *d = cur(h), *d2;
+	int r = fc_find(d, key, type);
 
+	if (r == -EINVAL && (d2 = retry(h, d)))
+		r = fc_find(d = d2, key, type);
 	if (r < 0)
 		return r;
-	fill(h->data, r, res);
+	fill(d, r, res);
 	return 0;
 }
 
@@ -151,16 +171,12 @@ static int fc_lookup(struct selabel_handle *h, const char *key, int type,
  * wins at once, otherwise the match with the longest fixed prefix (the
  * reference's prefix_len, the first of equals).
  */
-static int fc_best_match(struct selabel_handle *h, const char *key,
-			 const char **aliases, int type,
-			 struct lbl_result *res)
+static int best_match(struct fc_data *d, const char *key,
+		      const char **aliases, int type, struct lbl_result *res)
 {
-	struct fc_data *d = h->data;
 	int best = -1;
 	uint32_t best_len = 0;
 
-	if (!aliases || !aliases[0])
-		return fc_lookup(h, key, type, res);
 	if (fc_index_ensure(d) < 0)
 		return -ENOMEM;
 	for (size_t i = 0;; i++) {
@@ -169,8 +185,12 @@ static int fc_best_match(struct selabel_handle *h, const char *key,
 
 		if (i && !k)
 			break;
-		r = fc_find(h, k, type);
+		r = fc_find(d, k, type);
 		if (r == -ENOMEM)
+			return r;
+		/* (an index image that does not check out: ask again) */
+		if (r == -EINVAL && d->img &&
+		    __atomic_load_n(&d->img_bad, __ATOMIC_ACQUIRE))
 			return r;
 		if (r < 0)
 			continue;
@@ -187,6 +207,21 @@ static int fc_best_match(struct selabel_handle *h, const char *key,
 		return -ENOENT;
 	fill(d, best, res);
 	return 0;
+}
+
+static int fc_best_match(struct selabel_handle *h, const char *key,
+			 const char **aliases, int type,
+			 struct lbl_result *res)
+{
+	struct fc_data *d = cur(h), *d2;
+	int r;
+
+	if (!aliases || !aliases[0])
+		return fc_lookup(h, key, type, res);
+	r = best_match(d, key, aliases, type, res);
+	if (r == -EINVAL && (d2 = retry(h, d)))
+		r = best_match(d2, key, aliases, type, res);
+	return r;
 }
 
 /*
@@ -240,7 +275,7 @@ static int stop_first(struct fc_data *d, uint32_t i, void *u)
 
 static int fc_partial_match(struct selabel_handle *h, const char *key)
 {
-	struct fc_data *d = h->data;
+	struct fc_data *d = cur(h), *d2;
 	char buf[1024], *k;
 	int64_t s = -1;
 	size_t klen;
@@ -249,6 +284,10 @@ static int fc_partial_match(struct selabel_handle *h, const char *key)
 	if (!d->nspec || fc_key(d, key, buf, sizeof(buf), &k, &klen) < 0)
 		return 0;
 	r = each_partial(d, k, stop_first, &s);
+	if (r == -EINVAL && (d2 = retry(h, d))) {
+		d = d2;
+		r = each_partial(d, k, stop_first, &s);
+	}
 	key_free(k, key, buf);
 	if (r <= 0 || s < 0)
 		return 0;
@@ -283,7 +322,7 @@ static int hash_one(struct fc_data *d, uint32_t i, void *u)
 static int fc_hash_all_partial(struct selabel_handle *h, const char *key,
 			       uint8_t digest[LBL_SHA1_LEN])
 {
-	struct fc_data *d = h->data;
+	struct fc_data *d = cur(h), *d2;
 	char buf[1024], *k;
 	struct hash_state hs = { .n = 0 };
 	size_t klen;
@@ -296,6 +335,11 @@ static int fc_hash_all_partial(struct selabel_handle *h, const char *key,
 		return r;
 	lbl_sha1_init(&hs.sha);
 	r = each_partial(d, k, hash_one, &hs);
+	if (r == -EINVAL && (d2 = retry(h, d))) {
+		hs.n = 0;
+		lbl_sha1_init(&hs.sha);
+		r = each_partial(d2, k, hash_one, &hs);
+	}
 	key_free(k, key, buf);
 	/* Nothing before a "<<none>>": no digest, as the reference. */
 	if (r <= 0 || !hs.n)
@@ -306,12 +350,12 @@ static int fc_hash_all_partial(struct selabel_handle *h, const char *key,
 
 static void fc_stats(struct selabel_handle *h)
 {
-	struct fc_data *d = h->data;
+	struct fc_data *d = cur(h);
+	const uint8_t *used;
 
-	const uint8_t *used = __atomic_load_n(&d->used, __ATOMIC_ACQUIRE);
-
-	if (fc_image_check_all(d) < 0)
+	if (fc_image_check_all(d) < 0 && !(d = retry(h, d)))
 		return;
+	used = __atomic_load_n(&d->used, __ATOMIC_ACQUIRE);
 	for (uint32_t i = 0; i < d->nspec; i++) {
 		const char *t = fc_mode_to_string(fc_smode(d, i));
 
@@ -336,11 +380,15 @@ static void fc_stats(struct selabel_handle *h)
 static enum selabel_cmp_result fc_cmp(const struct selabel_handle *a,
 				      const struct selabel_handle *b)
 {
-	const struct fc_data *d1 = a->data, *d2 = b->data;
+	struct fc_data *d1 = cur(a), *d2 = cur(b);
 	uint32_t i = 0, j = 0;
 	bool skipped1 = false, skipped2 = false;
 
-	if (fc_image_check_all(a->data) < 0 || fc_image_check_all(b->data) < 0)
+	if (fc_image_check_all(d1) < 0 &&
+	    !(d1 = retry((struct selabel_handle *)a, d1)))
+		return SELABEL_INCOMPARABLE;
+	if (fc_image_check_all(d2) < 0 &&
+	    !(d2 = retry((struct selabel_handle *)b, d2)))
 		return SELABEL_INCOMPARABLE;
 
 	while (i < d1->nspec && j < d2->nspec) {

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "fc.h"
+#include "fc_image.h"
 
 void fc_data_free(struct fc_data *d)
 {
@@ -29,6 +30,7 @@ void fc_data_free(struct fc_data *d)
 	fc_subs_free(d->subs, d->nsubs);
 	fc_subs_free(d->dist_subs, d->ndist_subs);
 	pthread_mutex_destroy(&d->lock);
+	fc_data_free(d->replaced);
 	free(d);
 }
 
@@ -304,22 +306,29 @@ static bool subs_beside(const char *base, const char *subs, const char *dist)
 	       !strncmp(dist, base, n) && !strcmp(dist + n, ".subs_dist");
 }
 
-int lbl_file_open(struct selabel_handle *h, const struct selinux_opt *opts,
-		  unsigned int n)
+static struct fc_data *data_new(void)
 {
 	struct fc_data *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	pthread_mutex_init(&d->lock, NULL);
+	d->jit = -1;
+	return d;
+}
+
+/* Fill d for h: from an index image if try_image and there is a fresh
+ * one, else from the files.  0 or -errno. */
+static int open_data(struct selabel_handle *h, struct fc_data *d,
+		     const struct selinux_opt *opts, unsigned int n,
+		     bool try_image)
+{
 	const char *prefix = lbl_opt_value(opts, n, SELABEL_OPT_SUBSET);
 	bool baseonly = lbl_opt_bool(opts, n, SELABEL_OPT_BASEONLY);
 	const char *first = NULL;
 	_cleanup_free_ char *subs = NULL, *dist = NULL, *extra = NULL;
 	int r;
 
-	if (!d)
-		return -ENOMEM;
-	pthread_mutex_init(&d->lock, NULL);
-	d->jit = -1;
-	h->data = d;
-	h->ops = &fc_ops;
 	for (unsigned int i = 0; i < n && opts; i++)
 		if (opts[i].type == SELABEL_OPT_PATH && opts[i].value) {
 			first = opts[i].value;
@@ -354,8 +363,9 @@ int lbl_file_open(struct selabel_handle *h, const struct selinux_opt *opts,
 
 	for (unsigned int i = 0; i < n && opts; i++)
 		npath += opts[i].type == SELABEL_OPT_PATH && opts[i].value;
-	if (npath <= 1 && !prefix && !baseonly && !h->validating &&
-	    subs_beside(first, subs, dist) && fc_image_open(h, d, first) == 0)
+	if (try_image && npath <= 1 && !prefix && !baseonly &&
+	    !h->validating && subs_beside(first, subs, dist) &&
+	    fc_image_open(h, d, first) == 0)
 		return 0;
 
 	/* Every PATH, in order (the newest releases merge them; Debian's
@@ -394,4 +404,57 @@ int lbl_file_open(struct selabel_handle *h, const struct selinux_opt *opts,
 	/* Later files are not interned against: the table goes. */
 	fc_intern_free(d);
 	return sort_specs(d);
+}
+
+int lbl_file_open(struct selabel_handle *h, const struct selinux_opt *opts,
+		  unsigned int n)
+{
+	struct fc_data *d = data_new();
+
+	if (!d)
+		return -ENOMEM;
+	h->data = d;
+	h->ops = &fc_ops;
+	return open_data(h, d, opts, n, true);
+}
+
+struct fc_data *fc_image_fallback(struct selabel_handle *h, struct fc_data *d)
+{
+	struct fc_data *n;
+
+	pthread_mutex_lock(&d->lock);
+	n = d->replacement;
+	if (!n && !d->fallback_failed) {
+		/* The open the image stood for (fc_image.h): the one PATH,
+		 * nothing else.  The digest stays the image's: it is the
+		 * digest of these files, which are as it recorded them. */
+		struct selinux_opt opt = { SELABEL_OPT_PATH, h->spec_file };
+		struct lbl_digest *dg = h->digest;
+		char *spec_file = h->spec_file;
+		int r = -ENOMEM;
+
+		core_log(SELINUX_WARNING,
+			 "%s%s: the index image does not check out, reading "
+			 "the files\n", spec_file, FC_IMG_SUFFIX);
+		n = data_new();
+		if (n) {
+			h->digest = NULL;
+			h->spec_file = NULL;
+			r = open_data(h, n, &opt, 1, false);
+			free(h->spec_file);
+			h->spec_file = spec_file;
+			h->digest = dg;
+		}
+		if (r < 0) {
+			fc_data_free(n);
+			n = NULL;
+			d->fallback_failed = true;
+		} else {
+			n->replaced = d;
+			d->replacement = n;
+			__atomic_store_n(&h->data, (void *)n, __ATOMIC_RELEASE);
+		}
+	}
+	pthread_mutex_unlock(&d->lock);
+	return n;
 }
