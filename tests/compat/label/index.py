@@ -1,0 +1,324 @@
+#!/usr/bin/env python3
+"""The index image (file_contexts.idx, libselinux/src/label/fc_image.h):
+our library with it and without it must give the same answers, and use
+it only when it is fresh and sound.
+
+  index.py FCPROBE OURS_LIBDIR OUR_SEFCONTEXT_COMPILE GEN_PATHS
+
+The refpolicy file_contexts of this machine (INDEX_DIR, default
+/etc/selinux/default/contexts/files: file_contexts, .homedirs,
+.subs_dist) is copied into four sets:
+  text   the text files; the image written with sefcontext_compile -I
+  bin    the text files and our .bin (version 5), the image beside
+  bin6   the same with .bin version 6
+  local  text, plus a file_contexts.local (specs that override base
+         ones, a <<none>>, exact paths) and a .subs
+For each, fcprobe (run on our library) answers lookups (the paths of
+this machine with their lstat mode and mode 0, and paths generated from
+every spec), partial matches, partial-match hashes, best matches with
+aliases, and the digest, once with the image and once after it is moved
+away: every answer must be equal, and inotify must see the image opened
+and no spec file read with it, the spec files read without it.
+
+Then, on the local set, the image must be left alone (the files read,
+the answers the files' own) when: a line is appended to .local (new
+content, the same path); .homedirs is only touched (a new mtime); the
+set is copied elsewhere (new inodes); the image is truncated, its header
+flipped or its byte order tag changed; and the answers must equal the
+files' when bytes inside its sections are flipped (the units' checksums
+catch them: a warning, then the files).  Rewriting the image makes it
+used again.  Exit 1 on any difference, 77 without the policy.
+"""
+import ctypes
+import ctypes.util
+import os
+import random
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+PROBE, OURS, COMPILE, GEN = sys.argv[1:5]
+FCDIR = os.environ.get('INDEX_DIR', '/etc/selinux/default/contexts/files')
+FILES = ['file_contexts', 'file_contexts.homedirs', 'file_contexts.subs_dist']
+SPECFILES = ('file_contexts', 'file_contexts.bin', 'file_contexts.homedirs',
+             'file_contexts.homedirs.bin', 'file_contexts.local',
+             'file_contexts.local.bin')
+TYPES = {'f': 0o100000, 'd': 0o040000, 'l': 0o120000, 'c': 0o020000,
+         'b': 0o060000, 's': 0o140000, 'p': 0o010000}
+N_LOOKUP = int(os.environ.get('INDEX_N', '60000'))
+failures = []
+
+
+def fail(msg):
+    print('FAIL: ' + msg, flush=True)
+    failures.append(msg)
+
+
+class Inotify:
+    """Which files of a directory were opened (IN_OPEN) meanwhile."""
+    IN_OPEN, IN_NONBLOCK = 0x20, 0o4000
+
+    def __init__(self, d):
+        self.libc = ctypes.CDLL(ctypes.util.find_library('c'),
+                                use_errno=True)
+        self.fd = self.libc.inotify_init1(self.IN_NONBLOCK)
+        if self.fd < 0 or self.libc.inotify_add_watch(
+                self.fd, d.encode(), self.IN_OPEN) < 0:
+            raise OSError(ctypes.get_errno(), 'inotify')
+
+    def opened(self):
+        names = set()
+        while True:
+            try:
+                buf = os.read(self.fd, 65536)
+            except BlockingIOError:
+                return names
+            i = 0
+            while i < len(buf):
+                _, _, _, n = struct.unpack_from('iIII', buf, i)
+                name = buf[i + 16:i + 16 + n].rstrip(b'\0').decode()
+                names.add(name)
+                i += 16 + n
+
+    def close(self):
+        os.close(self.fd)
+
+
+def probe(d, op, data, opts=()):
+    env = dict(os.environ, LD_LIBRARY_PATH=OURS)
+    p = subprocess.run([PROBE, '-L', '-p', os.path.join(d, 'file_contexts')] +
+                       list(opts) + [op], input=data, capture_output=True,
+                       env=env, timeout=900)
+    if p.returncode:
+        fail(f'fcprobe {op} on {d}: exit {p.returncode}: {p.stderr[-300:]}')
+    return p.stdout.decode('utf-8', 'backslashreplace')
+
+
+def corpus(d, rnd):
+    roots = [r for r in ('/usr', '/etc', '/var', '/opt', '/root', '/home',
+                         '/dev', '/run') if os.path.isdir(r)]
+    out = subprocess.run(['find'] + roots + ['-xdev', '-printf', r'%y %p\0'],
+                         capture_output=True).stdout
+    recs = []
+    for r in out.split(b'\0'):
+        if len(r) > 2:
+            recs.append(b'%o %s' % (TYPES.get(chr(r[0]), 0), r[2:]))
+            recs.append(b'0 ' + r[2:])
+    gen = subprocess.run([sys.executable, GEN, d + '/file_contexts',
+                          d + '/file_contexts.homedirs'],
+                         capture_output=True, check=True).stdout
+    recs += [r for r in gen.split(b'\0') if r]
+    recs += [b'0 /home/someone/.ssh/authorized_keys', b'0 //usr///bin/',
+             b'0 /usr/bin/ls\n', b'0 /srv/web/x', b'0 /opt/app/x',
+             b'0 /etc/local-none/x', b'0 /etc/local-exact']
+    if N_LOOKUP and len(recs) > N_LOOKUP:
+        recs = rnd.sample(recs, N_LOOKUP)
+    return recs
+
+
+def inputs(recs, rnd):
+    paths = [r.split(b' ', 1)[1] for r in recs]
+    lookup = b''.join(r + b'\0' for r in recs)
+    few = rnd.sample(paths, min(len(paths), 3000))
+    partial = b''.join(b'0 ' + p + b'\0' for p in few)
+    best = b''.join(b'0 %s\t%s\t/usr/lib\0' % (p, p.replace(b'/usr', b''))
+                    for p in few[:1500])
+    return {'lookup': lookup, 'partial': partial, 'hash': partial,
+            'best': best, 'digest': b''}
+
+
+def answers(d, inp):
+    out = {}
+    for op, data in inp.items():
+        out[op] = probe(d, op, data, ['-d'] if op == 'digest' else [])
+    return out
+
+
+def compare(what, got, want):
+    bad = 0
+    for op in want:
+        # the warning of an image that does not check out is the one
+        # line a run with it may add
+        g = [x for x in got[op].splitlines()
+             if 'index image does not check out' not in x]
+        w = want[op].splitlines()
+        if len(g) != len(w):
+            fail(f'{what}: {op}: {len(g)} lines, {len(w)} expected')
+            bad += 1
+            continue
+        diff = [(a, b) for a, b in zip(g, w) if a != b]
+        if diff:
+            fail(f'{what}: {op}: {len(diff)} of {len(w)} answers differ, '
+                 f'e.g. {diff[0]!r}')
+            bad += 1
+    print(f'  {what}: {sum(len(v.splitlines()) for v in want.values())} '
+          f'answers compared, {"all equal" if not bad else "DIFFERENT"}',
+          flush=True)
+
+
+def run_watched(d, inp, watch):
+    watch.opened()
+    out = answers(d, inp)
+    return out, watch.opened()
+
+
+def expect_use(what, opened, used):
+    read = sorted(opened & set(SPECFILES))
+    idx = 'file_contexts.idx' in opened
+    if used and (read or not idx):
+        fail(f'{what}: the image was not used (opened: {sorted(opened)})')
+    if not used and not read:
+        fail(f'{what}: no spec file was read (opened: {sorted(opened)})')
+    print(f'  {what}: image {"used" if not read else "not used"}'
+          f'{", files read: " + " ".join(read) if read else ""}',
+          flush=True)
+
+
+def compile_(args):
+    p = subprocess.run([COMPILE] + args, capture_output=True, text=True)
+    if p.returncode or p.stderr:
+        fail(f'sefcontext_compile {" ".join(args)}: exit {p.returncode}, '
+             f'{p.stderr.strip()}')
+
+
+def make_sets(tmp):
+    sets = {}
+    for k in ('text', 'bin', 'bin6', 'local'):
+        d = sets[k] = os.path.join(tmp, k)
+        os.mkdir(d)
+        for f in FILES:
+            if os.path.exists(os.path.join(FCDIR, f)):
+                shutil.copy(os.path.join(FCDIR, f), d)
+        fc = os.path.join(d, 'file_contexts')
+        if k == 'local':
+            with open(fc + '.local', 'w') as f:
+                f.write('/srv/web(/.*)?\tsystem_u:object_r:etc_t:s0\n'
+                        '/usr/bin/ls\t--\tsystem_u:object_r:etc_t:s0\n'
+                        '/etc/local-none(/.*)?\t<<none>>\n'
+                        '/etc/local-exact\tsystem_u:object_r:bin_t:s0\n')
+            with open(fc + '.subs', 'w') as f:
+                f.write('/opt/app /usr\n')
+        if k in ('bin', 'bin6'):
+            for f in ('file_contexts', 'file_contexts.homedirs'):
+                compile_((['-F', '6'] if k == 'bin6' else []) +
+                         [os.path.join(d, f)])
+        else:
+            compile_(['-I', fc])
+        if not os.path.exists(fc + '.idx'):
+            fail(f'{k}: sefcontext_compile wrote no image')
+    return sets
+
+
+def hide(d):
+    os.rename(os.path.join(d, 'file_contexts.idx'),
+              os.path.join(d, 'idx.away'))
+
+
+def unhide(d):
+    os.rename(os.path.join(d, 'idx.away'),
+              os.path.join(d, 'file_contexts.idx'))
+
+
+def main():
+    if not all(os.path.exists(os.path.join(FCDIR, f)) for f in FILES[:2]):
+        print(f'{FCDIR}: no file_contexts(.homedirs): skipped')
+        return 77
+    tmp = tempfile.mkdtemp(prefix='fcindex.')
+    try:
+        run(tmp)
+    finally:
+        shutil.rmtree(tmp)
+    print(f'index: {len(failures)} failures')
+    return 1 if failures else 0
+
+
+def run(tmp):
+    rnd = random.Random(26)
+    sets = make_sets(tmp)
+    inp = inputs(corpus(sets['text'], rnd), rnd)
+    for k, d in sets.items():
+        watch = Inotify(d)
+        got, opened = run_watched(d, inp, watch)
+        expect_use(f'{k}: with the image', opened, True)
+        hide(d)
+        want, opened = run_watched(d, inp, watch)
+        expect_use(f'{k}: without it', opened, False)
+        unhide(d)
+        compare(f'{k}: with vs without the image', got, want)
+        watch.close()
+
+    d = sets['local']
+    fc = os.path.join(d, 'file_contexts')
+    small = {op: v for op, v in inp.items() if op != 'lookup'}
+    small['lookup'] = b''.join(r + b'\0' for r in
+                               inp['lookup'].split(b'\0')[:20000] if r)
+    watch = Inotify(d)
+
+    def stale(what):
+        got, opened = run_watched(d, small, watch)
+        expect_use(what, opened, False)
+        hide(d)
+        want, _ = run_watched(d, small, watch)
+        unhide(d)
+        compare(what, got, want)
+
+    with open(fc + '.local', 'a') as f:
+        f.write('/usr/bin(/.*)?\tsystem_u:object_r:etc_t:s0\n')
+    stale('.local appended to')
+    got, _ = run_watched(d, {'lookup': b'0 /usr/bin/cat\0'}, watch)
+    if 'etc_t' not in got['lookup']:
+        fail(f'the appended .local spec is not seen: {got["lookup"]!r}')
+    compile_(['-I', fc])
+    _, opened = run_watched(d, {'lookup': b'0 /usr/bin/cat\0'}, watch)
+    expect_use('written again', opened, True)
+    st = os.stat(fc + '.homedirs')
+    os.utime(fc + '.homedirs', ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    stale('.homedirs touched')
+    compile_(['-I', fc])
+    copy = os.path.join(tmp, 'copy')
+    shutil.copytree(d, copy)
+    cw = Inotify(copy)
+    _, opened = run_watched(copy, {'lookup': b'0 /usr/bin/cat\0'}, cw)
+    expect_use('the set copied elsewhere', opened, False)
+    cw.close()
+
+    good = open(fc + '.idx', 'rb').read()
+
+    def with_image(what, data, used):
+        with open(fc + '.idx', 'wb') as f:
+            f.write(data)
+        got, opened = run_watched(d, small, watch)
+        if used is not None:
+            expect_use(what, opened, used)
+        hide(d)
+        want, _ = run_watched(d, small, watch)
+        unhide(d)
+        compare(what, got, want)
+        return got
+
+    with_image('image truncated', good[:len(good) // 2], False)
+    b = bytearray(good)
+    b[12] ^= 1  # in the header: semantics
+    with_image('image header changed', bytes(b), False)
+    b = bytearray(good)
+    b[16:20] = struct.pack('>I', 0x01020304)  # the other byte order
+    with_image('image of the other byte order', bytes(b), False)
+    flips = 0
+    for t in range(12):
+        b = bytearray(good)
+        for _ in range(rnd.choice((1, 3, 20))):
+            pos = rnd.randrange(4096, len(b))
+            b[pos] ^= 1 << rnd.randrange(8)
+        got = with_image(f'image with bits flipped ({t})', bytes(b), None)
+        flips += any('does not check out' in v for v in got.values())
+    print(f'  bit flips: the checksums caught {flips} of 12', flush=True)
+    if flips == 0:
+        fail('no flipped image was caught')
+    with open(fc + '.idx', 'wb') as f:
+        f.write(good)
+    watch.close()
+
+
+sys.exit(main())
