@@ -28,7 +28,8 @@
  *         Write format 5 (the default, read by libselinux 2.7 to 3.7) or 6
  *         (read by libselinux 3.8 and later).
  *     -I
- *         Write the index image only (see INDEX), not fc_file.bin.
+ *         Write the index image only (see INDEX), not fc_file.bin; with
+ *         -o, to out_file.
  *     -N
  *         Do not write the index image.
  *
@@ -115,8 +116,9 @@ static int check_context(const char *ctx)
 	return sepol_check_context(ctx) < 0 ? -1 : 0;
 }
 
-/* The index image of the file_contexts in belongs to (see INDEX). */
-static int write_index(const char *prog, const char *in)
+/* The index image of the file_contexts in belongs to (see INDEX), to
+ * out (NULL: beside it). */
+static int write_index(const char *prog, const char *in, const char *out)
 {
 	static const char *const sfx[] = { ".homedirs", ".local" };
 	size_t n = strlen(in);
@@ -132,7 +134,7 @@ static int write_index(const char *prog, const char *in)
 		if (n > k && !strcmp(in + n - k, sfx[i]))
 			base[n - k] = '\0';
 	}
-	r = lbl_fc_write_index(base, &why);
+	r = lbl_fc_write_index(base, out, &why);
 	if (r < 0)
 		fprintf(stderr, "%s: warning: no index image of %s: %s%s%s\n",
 			prog, base, why ? why : "", why ? ": " : "",
@@ -228,8 +230,8 @@ int main(int argc, char **argv)
 		fclose(pf);
 	}
 	if (index_only)
-		return write_index(argv[0], in) < 0 ? EXIT_FAILURE :
-						      EXIT_SUCCESS;
+		return write_index(argv[0], in, out) < 0 ? EXIT_FAILURE :
+							   EXIT_SUCCESS;
 	if (!out) {
 		if (asprintf(&def, "%s.bin", in) < 0)
 			return EXIT_FAILURE;
@@ -251,6 +253,6 @@ int main(int argc, char **argv)
 			strerror(-r));
 	free(def);
 	if (r >= 0 && !no_index)
-		write_index(argv[0], in);
+		write_index(argv[0], in, NULL);
 	return r < 0 ? 255 : EXIT_SUCCESS;
 }

@@ -196,7 +196,9 @@ static int put_trie(struct out *o, const struct fc_data *d)
 			dfas[ndfas++] = dfa_len;
 			dfa_len += (n + 7) & ~(size_t)7;
 		}
-		memcpy(rest + nrest, s->rest, s->nrest * sizeof(*rest));
+		if (s->nrest)
+			memcpy(rest + nrest, s->rest,
+			       s->nrest * sizeof(*rest));
 		nrest += s->nrest;
 	}
 	put_sec(o, FC_SEC_DFAS, dfas, ndfas * sizeof(*dfas));
@@ -455,14 +457,15 @@ out:
 	return r;
 }
 
-int lbl_fc_write_index(const char *base, const char **why)
+int lbl_fc_write_index(const char *base, const char *out, const char **why)
 {
 	_cleanup_free_ char *path = NULL, *tmp = NULL;
 	struct out o = {0};
 	int r = 1, fd;
 
 	*why = NULL;
-	if (asprintf(&path, "%s%s", base, FC_IMG_SUFFIX) < 0 ||
+	if ((out ? !(path = strdup(out)) :
+		   asprintf(&path, "%s%s", base, FC_IMG_SUFFIX) < 0) ||
 	    asprintf(&tmp, "%sXXXXXX", path) < 0)
 		return -ENOMEM;
 	for (int i = 0; i < 5 && r == 1; i++) {

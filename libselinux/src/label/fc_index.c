@@ -257,17 +257,21 @@ static void flatten(const struct bnode *n, struct flat *f, uint32_t k)
 
 	t->label = f->nlabels;
 	t->label_len = n->label_len;
-	memcpy(f->labels + f->nlabels, n->label, n->label_len);
+	if (n->label_len)
+		memcpy(f->labels + f->nlabels, n->label, n->label_len);
 	f->nlabels += n->label_len;
 	t->depth = n->depth;
 	t->specs = f->nspecs;
 	t->nspecs = n->nspecs;
-	memcpy(f->specs + f->nspecs, n->specs, n->nspecs * sizeof(*f->specs));
+	if (n->nspecs)
+		memcpy(f->specs + f->nspecs, n->specs,
+		       n->nspecs * sizeof(*f->specs));
 	f->nspecs += n->nspecs;
 	t->child = first;
 	t->nchild = n->nchild;
 	t->set = UINT32_MAX;
-	memcpy(f->keys + first, n->keys, n->nchild);
+	if (n->nchild)
+		memcpy(f->keys + first, n->keys, n->nchild);
 	f->nkids += n->nchild;
 	for (uint32_t i = 0; i < n->nchild; i++) {
 		f->kids[first + i] = f->nnode;

@@ -119,13 +119,15 @@ int lbl_fc_compile(const char *in, const char *out, int version,
 		   bool no_regex, int (*validate)(const char *ctx), int *stage,
 		   const char **what);
 
-/* fc_image_write.c: write base's index image, base.idx (fc_image.h), for
- * what a default selabel_open of base reads (base, .homedirs, .local, as
- * text or .bin).  0 or -errno, with *why saying what went wrong (the
+/* fc_image_write.c: write base's index image, base.idx (or out, if not
+ * NULL) (fc_image.h), for what a default selabel_open of base reads
+ * (base, .homedirs, .local, as text or .bin, .subs, .subs_dist).  0 or
+ * -errno, with *why saying what went wrong (the
  * open of the files logged a message - then no image is written and an
  * old one removed, as a reader must see those messages -, they kept
  * changing, a write failed). */
-int lbl_fc_write_index(const char *base, const char **why);
+int lbl_fc_write_index(const char *base, const char *out,
+		       const char **why);
 
 /* matchpathcon.c: the compat hooks lbl_validate consults. */
 extern int (*lbl_mpc_invalidcon)(const char *path, unsigned lineno,

@@ -14,6 +14,7 @@ void fc_data_free(struct fc_data *d)
 	if (!d)
 		return;
 	fc_index_free(d);
+	free(d->ok_spec);
 	fc_intern_free(d);
 	for (uint32_t i = 0; d->re && i < d->nspec; i++)
 		if (d->re[i] != FC_RE_BAD)
