@@ -1,7 +1,7 @@
 /*
  * Fuzz target for the index image reader (libselinux/src/label/fc_image.c):
- * the input is written as file_contexts.idx beside a small fixed
- * file_contexts (seed/file_contexts), and the directory is opened with
+ * the input is written as file_contexts.idx beside a two-line
+ * file_contexts, and the directory is opened with
  * selabel_open (PATH, and once more with DIGEST).  The unexported hook
  * fc_image_test_trust makes the library take the image whatever its
  * header checksum and recorded inputs say (they never match the
@@ -26,17 +26,11 @@
 /* The static archive's hooks (label/fc.h). */
 extern bool fc_image_test_trust, fc_image_disabled;
 
+/* The files beside the image, read when it does not check out: kept
+ * small, so that the fuzzer's time goes to the image. */
 static const char fc_text[] =
 	"/.*\tsystem_u:object_r:default_t:s0\n"
-	"/a(/.*)?\tsystem_u:object_r:a_t:s0\n"
-	"/a/b\t--\tsystem_u:object_r:b_t:s0\n"
-	"/a/[^/]+\\.conf\t--\tsystem_u:object_r:conf_t:s0\n"
-	"/usr/(.*/)?lib(64)?(/.*)?\tsystem_u:object_r:lib_t:s0\n"
-	"/usr/(local/)?bin/x[0-9]{1,3}\t-l\tsystem_u:object_r:x_t:s0\n"
-	"/dev/tty[0-9]*\t-c\tsystem_u:object_r:tty_t:s0\n"
-	"/home/[^/]+\t-d\tunconfined_u:object_r:home_t:s0\n"
-	"/tmp/(a|b)c|/x\tsystem_u:object_r:alt_t:s0\n"
-	"/proc\t<<none>>\n";
+	"/a(/.*)?\tsystem_u:object_r:a_t:s0\n";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -65,6 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opts[0] = (struct selinux_opt){ SELABEL_OPT_PATH,
 					fz_path("file_contexts") };
 	opts[1] = (struct selinux_opt){ SELABEL_OPT_DIGEST, (char *)1 };
+	/* the second pass with the digest, the first without */
 	for (int pass = 0; pass < 2; pass++) {
 		errno = 0;
 		h = selabel_open(SELABEL_CTX_FILE, opts, pass + 1);
@@ -90,12 +85,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (pass && selabel_digest(h, &dg, &dlen, &names, &n) < 0)
 			abort();
 		selabel_stats(h);
-		fc_image_disabled = true;
-		files = selabel_open(SELABEL_CTX_FILE, opts, 1);
-		fc_image_disabled = false;
-		if (files) {
-			(void)selabel_cmp(h, files);
-			selabel_close(files);
+		if (pass) {
+			/* against the files' own handle */
+			fc_image_disabled = true;
+			files = selabel_open(SELABEL_CTX_FILE, opts, 1);
+			fc_image_disabled = false;
+			if (files) {
+				(void)selabel_cmp(h, files);
+				selabel_close(files);
+			}
 		}
 		selabel_close(h);
 	}
