@@ -23,60 +23,12 @@
  * once another process maps them; the driver runs the measure beside a
  * second holder, see cold.py).  Exit 1 if the open fails.
  */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
-#include <selinux/label.h>
-
-typedef struct selabel_handle *(*open_fn)(unsigned int,
-					  const struct selinux_opt *, unsigned);
-typedef int (*lookup_fn)(struct selabel_handle *, char **, const char *, int);
-typedef void (*free_fn)(char *);
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-struct rec {
-	unsigned mode;
-	char *path;
-};
-
-static struct rec *load(const char *file, size_t *n)
-{
-	FILE *f = fopen(file, "r");
-	struct rec *v = NULL;
-	size_t nv = 0, cap = 0, lcap = 0;
-	char *line = NULL;
-
-	if (!f)
-		exit(2);
-	while (getdelim(&line, &lcap, '\0', f) > 0) {
-		char *p;
-
-		if (nv == cap) {
-			cap = cap ? cap * 2 : 1024;
-			v = realloc(v, cap * sizeof(*v));
-			if (!v)
-				exit(2);
-		}
-		v[nv].mode = strtoul(line, &p, 8);
-		v[nv].path = strdup(p + 1);
-		nv++;
-	}
-	free(line);
-	fclose(f);
-	*n = nv;
-	return v;
-}
+#include "bench_lib.h"
 
 /* The sum of the fields named of a /proc/self file, KiB (-1 if one is
  * missing). */
@@ -121,25 +73,13 @@ int main(int argc, char **argv)
 	double t0, t1, t2;
 	long priv0;
 	struct rec *v;
-	lookup_fn slookup;
-	free_fn sfree;
-	open_fn sopen;
-	void *lib;
+	struct bench_lib L;
 
 	if (argc < 5)
 		return 2;
-	lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		fprintf(stderr, "%s\n", dlerror());
-		return 2;
-	}
-	sopen = (open_fn)dlsym(lib, "selabel_open");
-	slookup = (lookup_fn)dlsym(lib, "selabel_lookup");
-	sfree = (free_fn)dlsym(lib, "freecon");
-	if (!sopen || !slookup || !sfree)
-		return 2;
+	bench_lib_load(argv[1], &L);
 	opt.value = argv[2];
-	v = load(argv[3], &n);
+	v = bench_corpus(argv[3], &n, 1);
 	count = strtoul(argv[4], NULL, 10);
 	start = argc > 5 ? strtoul(argv[5], NULL, 10) : 0;
 	if (!n)
@@ -147,19 +87,19 @@ int main(int argc, char **argv)
 
 	priv0 = private_kib();
 	getrusage(RUSAGE_SELF, &r0);
-	t0 = now();
-	h = sopen(0, &opt, 1);
-	t1 = now();
+	t0 = bench_now();
+	h = L.open(0, &opt, 1);
+	t1 = bench_now();
 	if (!h)
 		return 1;
 	for (size_t i = 0; i < count; i++) {
 		const struct rec *r = &v[(start + i) % n];
 		char *con;
 
-		if (slookup(h, &con, r->path, r->mode) == 0)
-			sfree(con);
+		if (L.lookup(h, &con, r->path, r->mode) == 0)
+			L.freecon(con);
 	}
-	t2 = now();
+	t2 = bench_now();
 	getrusage(RUSAGE_SELF, &r1);
 	/* COLD_HOLD: a holder the driver keeps running beside a measured
 	 * sample (its pages of a shared mapping become shared): say so,

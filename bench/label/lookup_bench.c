@@ -23,28 +23,12 @@
  * CORPUS holds NUL-terminated "MODE PATH" records (MODE octal).
  * STRIDE comes from the environment (default 1).
  */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
-#include <selinux/label.h>
-
-typedef struct selabel_handle *(*open_fn)(unsigned int,
-					  const struct selinux_opt *, unsigned);
-typedef void (*close_fn)(struct selabel_handle *);
-typedef int (*lookup_fn)(struct selabel_handle *, char **, const char *, int);
-typedef void (*free_fn)(char *);
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
+#include "bench_lib.h"
 
 static int cmpd(const void *a, const void *b)
 {
@@ -53,43 +37,9 @@ static int cmpd(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-struct rec {
-	unsigned mode;
-	char *path;
-};
-
-static struct rec *load(const char *file, size_t *n, size_t stride)
-{
-	FILE *f = fopen(file, "r");
-	struct rec *v = NULL;
-	size_t nv = 0, cap = 0, i = 0;
-	char *line = NULL;
-	size_t lcap = 0;
-
-	if (!f)
-		exit(2);
-	while (getdelim(&line, &lcap, '\0', f) > 0) {
-		char *p;
-
-		if (i++ % stride)
-			continue;
-		if (nv == cap) {
-			cap = cap ? cap * 2 : 1024;
-			v = realloc(v, cap * sizeof(*v));
-		}
-		v[nv].mode = strtoul(line, &p, 8);
-		v[nv].path = strdup(p + 1);
-		nv++;
-	}
-	free(line);
-	fclose(f);
-	*n = nv;
-	return v;
-}
-
 int main(int argc, char **argv)
 {
-	void *lib;
+	struct bench_lib L;
 	open_fn sopen;
 	close_fn sclose;
 	lookup_fn slookup;
@@ -101,15 +51,11 @@ int main(int argc, char **argv)
 
 	if (argc < 5)
 		return 2;
-	lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		fprintf(stderr, "%s\n", dlerror());
-		return 2;
-	}
-	sopen = (open_fn)dlsym(lib, "selabel_open");
-	sclose = (close_fn)dlsym(lib, "selabel_close");
-	slookup = (lookup_fn)dlsym(lib, "selabel_lookup");
-	sfree = (free_fn)dlsym(lib, "freecon");
+	bench_lib_load(argv[1], &L);
+	sopen = L.open;
+	sclose = L.close;
+	slookup = L.lookup;
+	sfree = L.freecon;
 	opt.type = SELABEL_OPT_PATH;
 	opt.value = argv[2];
 	mode = argv[4];
@@ -118,10 +64,10 @@ int main(int argc, char **argv)
 		double t[21];
 
 		for (int i = 0; i < 21; i++) {
-			double t0 = now();
+			double t0 = bench_now();
 			struct selabel_handle *h = sopen(0, &opt, 1);
 
-			t[i] = now() - t0;
+			t[i] = bench_now() - t0;
 			if (!h)
 				return 1;
 			sclose(h);
@@ -130,7 +76,7 @@ int main(int argc, char **argv)
 		printf("%.1f\n", t[10]);
 		return 0;
 	}
-	v = load(argv[3], &n, stride);
+	v = bench_corpus(argv[3], &n, stride);
 	if (!strcmp(mode, "base")) {
 		struct rusage ru;
 
@@ -145,14 +91,14 @@ int main(int argc, char **argv)
 		if (!n)
 			return 2;
 		for (int i = 0; i < 21; i++) {
-			double t0 = now();
+			double t0 = bench_now();
 			struct selabel_handle *h = sopen(0, &opt, 1);
 
 			if (!h)
 				return 1;
 			if (slookup(h, &con, v[0].path, v[0].mode) == 0)
 				sfree(con);
-			t[i] = now() - t0;
+			t[i] = bench_now() - t0;
 			sclose(h);
 		}
 		qsort(t, 21, sizeof(double), cmpd);
@@ -172,17 +118,17 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < n && i < 64; i++)
 			if (slookup(h, &con, v[i].path, v[i].mode) == 0)
 				sfree(con);
-		t0 = now();
+		t0 = bench_now();
 		for (size_t i = 0; i < n; i++)
 			if (slookup(h, &con, v[i].path, v[i].mode) == 0)
 				sfree(con);
-		printf("%.3f", (now() - t0) / n);
+		printf("%.3f", (bench_now() - t0) / n);
 		/* A second pass: what a long-running program sees. */
-		t0 = now();
+		t0 = bench_now();
 		for (size_t i = 0; i < n; i++)
 			if (slookup(h, &con, v[i].path, v[i].mode) == 0)
 				sfree(con);
-		printf(" %.3f\n", (now() - t0) / n);
+		printf(" %.3f\n", (bench_now() - t0) / n);
 	} else if (!strcmp(mode, "paths") || !strcmp(mode, "paths-warm")) {
 		char *con;
 
@@ -194,11 +140,11 @@ int main(int argc, char **argv)
 			double best = 1e18;
 
 			for (int k = 0; k < 5; k++) {
-				double t0 = now(), t;
+				double t0 = bench_now(), t;
 
 				if (slookup(h, &con, v[i].path, v[i].mode) == 0)
 					sfree(con);
-				t = now() - t0;
+				t = bench_now() - t0;
 				if (t < best)
 					best = t;
 			}

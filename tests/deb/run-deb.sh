@@ -77,12 +77,8 @@ mkdir -p "$CACHE/deb"
 if [ ! -e "$BASE/.done" ]; then
 	exec 9> "$CACHE/.lock" && flock 9 || die "cannot lock $CACHE"
 	if [ ! -e "$BASE/.done" ]; then
-		mirror=$(awk '/^URIs:/ && $2 !~ /security/ {print $2; exit}' \
-			/etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-		[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $0 !~ /security/ \
-			{for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) {print $i; exit}}' \
-			/etc/apt/sources.list 2>/dev/null || true)
-		[ -n "$mirror" ] || die "cannot find the host's Debian mirror in /etc/apt"
+		mirror=$("$SRC/tests/lib/debian-mirror.sh") ||
+			die "cannot find the host's Debian mirror in /etc/apt"
 		note "debootstrap --variant=minbase $SUITE into $BASE (once)"
 		rm -rf "$BASE" "$BASE.tmp"
 		mkdir -p "$CACHE/deb/debs"

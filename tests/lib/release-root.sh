@@ -46,12 +46,8 @@ mkdir -p "$CACHE/roots"
 exec 9> "$CACHE/roots/.lock-$REL"
 flock 9
 if [ ! -e "$ROOT/.done" ]; then
-	mirror=$(awk '/^URIs:/ && $2 !~ /security/ {print $2; exit}' \
-		/etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-	[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $0 !~ /security/ \
-		{for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) {print $i; exit}}' \
-		/etc/apt/sources.list 2>/dev/null || true)
-	[ -n "$mirror" ] || skip "cannot find the host's Debian mirror in /etc/apt"
+	mirror=$("$(dirname "$0")/debian-mirror.sh") ||
+		skip "cannot find the host's Debian mirror in /etc/apt"
 	if [ "$REL" = sid ]; then
 		# the policy comes from trixie's root
 		TRIXIE=$("$0" trixie) || exit $?

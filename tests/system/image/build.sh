@@ -37,12 +37,8 @@ need setfiles policycoreutils
 need mkfs.ext4 e2fsprogs
 
 # The host's own Debian mirror (deb822 sources first, then sources.list).
-mirror=$(awk '/^URIs:/ && $2 !~ /security/ {print $2; exit}' \
-	/etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $0 !~ /security/ \
-	{for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) {print $i; exit}}' \
-	/etc/apt/sources.list 2>/dev/null || true)
-[ -n "$mirror" ] || die "cannot find the host's Debian mirror in /etc/apt"
+mirror=$("$HERE/../../lib/debian-mirror.sh") ||
+	die "cannot find the host's Debian mirror in /etc/apt"
 
 WORK=$(mktemp -d "$(dirname "$OUT")/build.XXXXXX")
 ROOT=$WORK/root
