@@ -183,7 +183,7 @@ def setup_root(root, rel, tmp, ncorpus):
 
 def index_supported():
     r = subprocess.run([OUR_COMPILE, '-h'], capture_output=True, text=True)
-    return ' -I' in r.stdout + r.stderr
+    return '-I ' in r.stdout + r.stderr
 
 
 def curve(libs, ncorpus):

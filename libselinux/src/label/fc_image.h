@@ -52,7 +52,9 @@
 
 #define FC_IMG_MAGIC "LSFCIDX"
 #define FC_IMG_VERSION 2
-/* Bump with any change to how specs are read, analysed or matched. */
+/* Bump with any change to how specs are read, analysed or matched (a
+ * build-time choice of the release to behave as, should one come, goes
+ * into it too: an image written by one build is then no other's). */
 #define FC_IMG_SEMANTICS 1
 #define FC_IMG_ORDER 0x01020304u
 #define FC_IMG_SUFFIX ".idx"
