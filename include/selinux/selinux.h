@@ -130,6 +130,12 @@ extern int setsockcreatecon_raw(const char *context);
  * attribute), ENOMEM, or the errno of getxattr/stat.  The plain versions
  * return strlen + 1 of the translated context.
  *
+ * ERANGE: the value did not fit the buffer its size asked for, four
+ * times (the first guess, then three rounds of a size query and a read:
+ * at most seven getxattr calls), because the label changed under the
+ * read each time or the file system keeps answering ERANGE.  The
+ * established library gives up after the first round (three calls).
+ *
  * lgetfilecon does not follow a final symlink; fgetfilecon takes a file
  * descriptor, which may be opened with O_PATH.
  */
