@@ -25,8 +25,9 @@ extern bool core_has_config;
 extern char *selinux_mnt;
 void core_mnt_discover(void);
 /* Parse one /proc/self/mountinfo line; 1 and *mnt (malloc'd) if it is a
- * selinuxfs we trust, 0 if not, -errno on allocation failure. */
-int core_mountinfo_line(const char *line, char **mnt);
+ * selinuxfs we trust, with *ro (ro may be NULL) whether it is mounted
+ * read-only; 0 if not, -errno on allocation failure. */
+int core_mountinfo_line(const char *line, char **mnt, bool *ro);
 /* True when statfs(path) reports the selinuxfs magic. */
 bool core_is_selinuxfs(const char *path);
 
