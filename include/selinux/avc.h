@@ -182,8 +182,9 @@ struct avc_lock_callback {
  * Open the AVC with message prefix msgprefix (NULL: "uavc"; at most 15
  * characters are kept) and the given callbacks (any may be NULL).  Reads
  * the enforcing mode and maps the status page; fails with their errno
- * (ENOENT without selinuxfs or its status file), logging why.  Returns 0
- * at once when the AVC is already open.  Deprecated for avc_open().
+ * (ENOENT without selinuxfs or its status file, ENOTCONN when the
+ * security server is gone), logging why.  Returns 0 at once when the AVC
+ * is already open.  Deprecated for avc_open().
  */
 extern int avc_init(const char *msgprefix,
 		    const struct avc_memory_callback *mem_callbacks,
@@ -238,7 +239,10 @@ extern void avc_destroy(void);
  * (and audited by avc_has_perm) this once only.  Other errno values: the
  * security server's (EINVAL for an invalid context in enforcing mode; in
  * permissive mode that is 0 with errno 0), EAGAIN when a policy reload
- * overtook the request.
+ * overtook the request, EINVAL when the AVC is not open.  A security
+ * server that died answers nothing: a decision cached before still
+ * answers, any other request fails with ENOTCONN, in permissive mode
+ * too (selinux.h, "When the security server is gone").
  */
 extern int avc_has_perm_noaudit(security_id_t ssid, security_id_t tsid,
 				security_class_t tclass,
@@ -370,7 +374,8 @@ extern int avc_netlink_check_nb(void);
  * Map the selinuxfs "status" page read-only.  0 when mapped (or already
  * open); when it cannot be opened or mapped and fallback is non-zero,
  * open the netlink socket instead and return 1; otherwise -1 with errno
- * (ENOENT without selinuxfs or status file).
+ * (ENOENT without selinuxfs or status file).  A security server that is
+ * gone (ENOTCONN) gets no fallback: -1 with ENOTCONN.
  */
 extern int selinux_status_open(int fallback);
 

@@ -32,9 +32,61 @@ extern "C" {
 
 /*
  * Returns 1 when a selinuxfs is mounted (or was set with set_selinuxmnt())
- * and /etc/selinux/config exists, 0 otherwise.  Never fails.
+ * and /etc/selinux/config exists, 0 otherwise.  Never fails.  A FUSE
+ * selinuxfs whose security server died counts as mounted (see below).
  */
 extern int is_selinux_enabled(void);
+
+/*
+ * When the security server is gone.
+ *
+ * A kernel's selinuxfs never goes away while SELinux is enabled.  The
+ * userspace security server (selinuxfsd, a FUSE selinuxfs found in
+ * /proc/self/mountinfo as fstype fuse.selinuxfs mounted by root) can die;
+ * its mount then stays, and answers ENOTCONN to everything.  Such a mount
+ * means that SELinux was enabled and nothing can decide any more, so the
+ * library fails closed, in programs running at the death and in those
+ * started afterwards alike (the library adopts the dead mount at load,
+ * when no live selinuxfs is mounted; mounted read-only, per mountinfo, it
+ * means disabled, as a live one does):
+ *
+ *   is_selinux_enabled()            1 (with /etc/selinux/config)
+ *   security_getenforce(), security_setenforce(),
+ *   security_deny_unknown(), security_reject_unknown(),
+ *   security_get_checkreqprot(), security_policyvers(),
+ *   security_check_context(), security_compute_*(),
+ *   security_get_initial_context(), security_get_boolean_active(),
+ *   security_set_boolean(), security_commit_booleans() ...
+ *                                   -1 with ENOTCONN
+ *   string_to_security_class(), string_to_av_perm()
+ *                                   0 with EINVAL ("not there", as for
+ *                                   any failure of theirs)
+ *   security_get_boolean_names()    -1 with ENOENT (any failure to list
+ *                                   booleans/, as in the established
+ *                                   library)
+ *   is_selinux_mls_enabled()        0 (every error reads as "no MLS", as
+ *                                   in the established library)
+ *   avc_open(), selinux_status_open()
+ *                                   -1 with ENOTCONN (no netlink fallback)
+ *   avc_has_perm()                  a decision cached before the death
+ *                                   still answers, in the mode last seen
+ *                                   (the policy behind it has not
+ *                                   changed); any other question -1 with
+ *                                   ENOTCONN, a denial even in permissive
+ *                                   mode; with no AVC open, -1 (EINVAL)
+ *   selinux_check_access()          the same through the AVC (-1 with
+ *                                   EINVAL for a class or permission
+ *                                   name not looked up before); in a
+ *                                   program whose AVC could not be opened
+ *                                   (started after the death), -1 with
+ *                                   ENOTCONN for every check
+ *   selinux_check_passwd_access()   -1 (denied)
+ *   getenforce(8)                   an error, exit status 2
+ *
+ * The established library would pass such a mount by and report SELinux
+ * disabled, granting everything.  Process attributes and file labels do
+ * not involve the server and keep working.
+ */
 
 /*
  * Returns 1 when the loaded policy has MLS enabled (selinuxfs "mls" holds
@@ -70,6 +122,17 @@ extern void freeconary(char **con);
  *
  * Exec, fscreate, keycreate and sockcreate contexts are per thread, as in
  * the kernel: they are read and written through /proc/thread-self.
+ *
+ * Only procfs's own attribute files are read or written: the file is
+ * opened beneath /proc without crossing a mount (openat2(2) with
+ * RESOLVE_NO_XDEV and RESOLVE_NO_MAGICLINKS; without openat2, the file's
+ * mount id must be /proc's) and must be on procfs.  A file or directory
+ * mounted over an attribute, or over a directory on its path, makes
+ * every get and set fail with -1 and EXDEV, writing nothing (a write
+ * there could land anywhere: CVE-2025-52881); /proc that is not a procfs
+ * makes them fail with ENOENT, as when /proc is not mounted.  Kernels
+ * before 5.6 (no openat2, no STATX_MNT_ID) get the procfs check only.
+ * The established library opens the path as it finds it.
  */
 
 /* Current context of the calling thread. */
@@ -129,6 +192,12 @@ extern int setsockcreatecon_raw(const char *context);
  * with ENODATA (no label), ENOTSUP (no xattr support, or an empty
  * attribute), ENOMEM, or the errno of getxattr/stat.  The plain versions
  * return strlen + 1 of the translated context.
+ *
+ * ERANGE: the value did not fit the buffer its size asked for, four
+ * times (the first guess, then three rounds of a size query and a read:
+ * at most seven getxattr calls), because the label changed under the
+ * read each time or the file system keeps answering ERANGE.  The
+ * established library gives up after the first round (three calls).
  *
  * lgetfilecon does not follow a final symlink; fgetfilecon takes a file
  * descriptor, which may be opened with O_PATH.
@@ -387,7 +456,8 @@ extern int security_canonicalize_context_raw(const char *con,
 
 /*
  * The kernel's enforcing mode: 1 enforcing, 0 permissive, -1 on error
- * (ENOENT without selinuxfs, EINVAL when "enforce" is not a number).
+ * (ENOENT without selinuxfs, EINVAL when "enforce" is not a number,
+ * ENOTCONN when the security server is gone: the mode is unknown).
  */
 extern int security_getenforce(void);
 
@@ -665,7 +735,10 @@ extern const char *selinux_path(void);
 /*
  * Check through the AVC that scon may perm (a permission name) on tcon
  * of class tclass (a class name), auditing as configured.  Returns 0 if
- * granted; -1 with EACCES if denied, EINVAL for unknown names.
+ * granted, and when SELinux is disabled; -1 with EACCES if denied, EINVAL
+ * for unknown names, or avc_open()'s errno when SELinux is enabled but
+ * the AVC cannot be opened (ENOTCONN: the security server is gone; every
+ * check is then denied, see "When the security server is gone").
  */
 extern int selinux_check_access(const char *scon, const char *tcon,
 				const char *tclass, const char *perm,

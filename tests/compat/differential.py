@@ -17,23 +17,25 @@ import subprocess
 import sys
 import tempfile
 
-PROBE, OURS = sys.argv[1], sys.argv[2]
+PROBE, OURS, PROCATTR_SHIM = sys.argv[1], sys.argv[2], sys.argv[3]
 SKIP = 77
 
 failures = []
 passed = 0
 
 
-def run(args, ours, etc=None, env_extra=None, ns=False):
+def run(args, ours, etc=None, env_extra=None, ns=False, probe_env=()):
     # meson test may export LD_LIBRARY_PATH for the whole test: drop it,
     # and give our library to the probe alone, never to mount or sh.
+    # probe_env: more VAR=value words for the probe alone.
     env = dict(os.environ)
     env.pop("LD_LIBRARY_PATH", None)
     if env_extra:
         env.update(env_extra)
     cmd = [PROBE] + args
-    if ours:
-        cmd = ["env", "LD_LIBRARY_PATH=" + OURS] + cmd
+    if ours or probe_env:
+        cmd = (["env"] + (["LD_LIBRARY_PATH=" + OURS] if ours else []) +
+               list(probe_env) + cmd)
     if ns and etc is None:
         cmd = ["unshare", "-m"] + cmd
     if etc is not None:
@@ -46,12 +48,12 @@ def run(args, ours, etc=None, env_extra=None, ns=False):
             p.stderr.decode("utf-8", "backslashreplace"))
 
 
-def compare(name, args, etc=None, prepare=None, ns=False):
+def compare(name, args, etc=None, prepare=None, ns=False, probe_env=()):
     global passed
-    ref = run(args, False, etc, ns=ns)
+    ref = run(args, False, etc, ns=ns, probe_env=probe_env)
     if prepare:
         prepare()
-    ours = run(args, True, etc, ns=ns)
+    ours = run(args, True, etc, ns=ns, probe_env=probe_env)
     if ref == ours:
         passed += 1
         return
@@ -198,12 +200,38 @@ def xattr_cases():
         shutil.rmtree(base)
 
 
+# Where the probe makes its fixture attribute files (probe.c,
+# cmd_procattr: /tmp/probe-attr.XXXXXX).
+PROBE_ATTR = "/tmp"
+
+
 def procattr_cases():
     # The per-thread memory of what was written to each attribute: the
     # probe bind-mounts a plain file over its own /proc/thread-self/attr
-    # file and changes it behind the library's back.
+    # file and changes it behind the library's back.  Ours refuses such a
+    # file (EXDEV: a mount put it there, core/procfs.c); the shim
+    # (tests/lib/fake_procattr.c) lets the probe's file pass for the
+    # kernel's, in both runs, so that the two libraries are compared on
+    # its contents.  Without it, ours must refuse every get and set and
+    # leave the file alone, where the reference follows the mount.
+    global passed
+    shim = ["LD_PRELOAD=" + PROCATTR_SHIM, "FAKE_PROCATTR=" + PROBE_ATTR]
     for attr in ["current", "exec", "fscreate", "keycreate", "sockcreate"]:
-        compare("procattr/" + attr, ["procattr", attr], ns=True)
+        compare("procattr/" + attr, ["procattr", attr], ns=True,
+                probe_env=shim)
+        st, out, err = run(["procattr", attr], True, ns=True)
+        calls = [l for l in out.splitlines()
+                 if l.startswith(("get", "set"))]
+        held = [l for l in out.splitlines() if "file holds" in l]
+        if (st == 0 and len(calls) == 8 and
+                all(l.endswith("= -1 errno=EXDEV") for l in calls) and
+                held == ['  file holds 0 bytes ""'] * 3 +
+                ['  file holds 6 bytes "w:w:w"']):
+            passed += 1
+        else:
+            failures.append("REFUSE procattr/%s without the shim: ours "
+                            "must refuse the bind-mounted file:\n    %s"
+                            % (attr, out.replace("\n", "\n    ")))
 
 
 def setroot_cases():

@@ -27,7 +27,10 @@ in a private mount namespace (unshare -m) where a tmpfs covers /sys/fs, a
 fixture directory is bind-mounted at /sys/fs/selinux, a fixture config dir
 at /etc/selinux, and tests/lib/fake_selinuxfs.c (LD_PRELOAD) makes statfs
 report selinuxfs's magic there: both libraries find the mount that way.
-Process contexts are fixture files bind-mounted over /proc/PID/attr/*.
+Process contexts are fixture files bind-mounted over /proc/PID/attr/*;
+ours refuses a file a mount put there (EXDEV, core/procfs.c), so every
+run also preloads tests/lib/fake_procattr.c, which lets the fixture's
+files pass for the kernel's; a few runs without it check the refusal.
 
 Exit status: 0 all cases agree, 1 a difference, 77 a prerequisite that
 cannot exist here (not root, unshare not permitted, no xattr support).
@@ -98,6 +101,7 @@ class Fixture:
 
     def __init__(self, args):
         self.shim = os.path.abspath(args.shim)
+        self.procattr_shim = os.path.abspath(args.procattr_shim)
         self.ours = os.path.dirname(os.path.abspath(args.lib))
         self.root = tempfile.mkdtemp(prefix="dropin.")
         self.state = None
@@ -192,12 +196,25 @@ class Fixture:
                 f.truncate(0)
                 f.write(value)
 
-    def run(self, argv, lib, cwd=None, argv0=None, self_attr=False):
+    def preload(self, trust_attr=True):
+        """LD_PRELOAD for a run in the current state, and the environment
+        the shims read.  trust_attr: the fixture's attr files pass for
+        the kernel's (fake_procattr)."""
+        shims = [self.shim] if STATES[self.state]["preload"] else []
+        if trust_attr:
+            shims.append(self.procattr_shim)
+        env = clean_env()
+        env["FAKE_PROCATTR"] = self.attr
+        return ":".join(shims), env
+
+    def run(self, argv, lib, cwd=None, argv0=None, self_attr=False,
+            trust_attr=True):
         """Run argv with lib ("ref", "ours" or a directory) in the current
         state.  self_attr: first bind-mount the fixture attr files over
         the program's own /proc/self/attr (its pid is the shell's, which
-        exec keeps).  Returns (status, stdout, stderr)."""
-        preload = self.shim if STATES[self.state]["preload"] else ""
+        exec keeps).  trust_attr: see preload().  Returns (status,
+        stdout, stderr)."""
+        preload, env = self.preload(trust_attr)
         libdir = {"ref": "", "ours": self.ours}.get(lib, lib)
         # bash (which does not link libselinux) sets the environment for
         # the exec alone, and exec -a gives the program its argv[0].
@@ -214,7 +231,7 @@ class Fixture:
                 '  done\n'
                 'done\n' % a) + script
         p = subprocess.run(["bash", "-c", script, "bash", libdir, preload,
-                            argv0 or ""] + list(argv), cwd=cwd, env=clean_env(),
+                            argv0 or ""] + list(argv), cwd=cwd, env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         # A preload or library the loader could not use would make both
         # runs the same program on the same library: never let it pass.
@@ -231,12 +248,11 @@ class Fixture:
         n to a callable run once the n-th data line has arrived (while
         the program sleeps), or to an int: resize the terminal to that
         many rows.  Returns (status, output), \\r\\n read as \\n."""
-        env = clean_env()
+        preload, env = self.preload()
         libdir = {"ref": "", "ours": self.ours}.get(lib, lib)
         if libdir:
             env["LD_LIBRARY_PATH"] = libdir
-        if STATES[self.state]["preload"]:
-            env["LD_PRELOAD"] = self.shim
+        env["LD_PRELOAD"] = preload
         pid, fd = pty.fork()
         if pid == 0:
             try:
@@ -551,6 +567,13 @@ def group_coreutils(fx, rep):
     rep.expect("id -Z prints the fixture context [enabled, ours]",
                fx.run(["id", "-Z"], "ours", self_attr=True),
                (0, SELF_CON[:-1] + b"\n", b""))
+    # Without fake_procattr, ours refuses the fixture files that a mount
+    # put over its attributes (EXDEV, core/procfs.c); the reference reads
+    # them.
+    rep.expect("id -Z refuses a bind-mounted own context [enabled, ours]",
+               fx.run(["id", "-Z"], "ours", self_attr=True,
+                      trust_attr=False),
+               (1, b"", b"id: can't get process context\n"))
 
 
 # ------------------------------------------------------------ selinux-utils
@@ -766,6 +789,15 @@ def group_selinux_utils(fx, rep):
         rep.check(c.name(), ref,
                   run_case(fx, c, "/usr/sbin/getpidcon", "ours", None))
     fx.set_peer(PEER_CON)
+    # Without fake_procattr, ours refuses the fixture files that a mount
+    # put over the process's attributes (EXDEV, core/procfs.c); the
+    # reference reads them.
+    fx.set_state("enabled")
+    rep.expect("getpidcon refuses a bind-mounted context [enabled, ours]",
+               fx.run(["/usr/sbin/getpidcon", faked], "ours",
+                      trust_attr=False),
+               (3, b"", b"/usr/sbin/getpidcon:  getpidcon() failed:  "
+                b"Invalid cross-device link\n"))
     fx.write_sfs("enforce", b"1")
     fx.write_sfs("policyvers", b"33")
 
@@ -1385,6 +1417,8 @@ def main():
     ap.add_argument("group", choices=["coreutils", "selinux-utils", "utils"])
     ap.add_argument("--lib", required=True, help="our libselinux.so.1")
     ap.add_argument("--shim", required=True, help="fake_selinuxfs.so")
+    ap.add_argument("--procattr-shim", required=True,
+                    help="fake_procattr.so")
     ap.add_argument("--utils", help="directory of our utils")
     ap.add_argument("--server", help="kernel/'s selinuxfsd (utils group)")
     ap.add_argument("--policy", help="a binary policy for --server")

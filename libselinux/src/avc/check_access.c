@@ -3,11 +3,15 @@
 
 /*
  * The AVC selinux_check_access() opens for itself, once per process
- * (guarded by once; enabled written inside it only).  A policy load
- * resets the AVC, and the class names must then be looked up anew.
+ * (guarded by once; enabled and open_error written inside it only).  A
+ * policy load resets the AVC, and the class names must then be looked up
+ * anew.  open_error: avc_open()'s errno when SELinux is enabled but the
+ * AVC could not be opened (ENOTCONN: the security server is gone), 0
+ * otherwise.
  */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int enabled;
+static int open_error;
 
 static int flush_classes(uint32_t event _unused_, security_id_t ssid _unused_,
 			 security_id_t tsid _unused_,
@@ -24,17 +28,26 @@ static void init_once(void)
 	enabled = is_selinux_enabled();
 	if (enabled != 1)
 		return;
-	if (avc_open(NULL, 0) < 0)
+	if (avc_open(NULL, 0) < 0) {
+		open_error = errno ? errno : EINVAL;
 		return;
+	}
 	avc_add_callback(flush_classes, AVC_CALLBACK_RESET, NULL, NULL, 0, 0);
 }
 
 /*
+ * SELinux enabled but no AVC (its security server gone, so no mode and
+ * no decision): every check fails with avc_open()'s errno, a denial
+ * whatever the mode was, rather than going on to avc_context_to_sid()
+ * and its EINVAL for an AVC that is not open.
+ *
  * An unknown class or permission is allowed when the policy allows
- * unknown ones (deny_unknown 0), else EINVAL from the lookup; the
- * message has no newline, as the established library's.  The numbers the
- * strings stand for are remembered per thread (check_memo.c), so a
- * repeated check costs a hash of the strings and the AVC's cached hit.
+ * unknown ones (deny_unknown 0), else EINVAL from the lookup (also when
+ * deny_unknown cannot be read: a server that died since the AVC was
+ * opened denies); the message has no newline, as the established
+ * library's.  The numbers the strings stand for are remembered per
+ * thread (check_memo.c), so a repeated check costs a hash of the strings
+ * and the AVC's cached hit.
  */
 _public_ int selinux_check_access(const char *scon, const char *tcon,
 				  const char *tclass, const char *perm,
@@ -50,6 +63,10 @@ _public_ int selinux_check_access(const char *scon, const char *tcon,
 	pthread_once(&once, init_once);
 	if (enabled != 1)
 		return 0;
+	if (open_error) {
+		errno = open_error;
+		return -1;
+	}
 	/* A policy load or setenforce is seen first: the reset it causes
 	 * moves the memo's generation. */
 	(void)selinux_status_updated();

@@ -108,7 +108,9 @@ static int status_open(int use_fallback)
 	}
 	r = selinux_mnt ? map_page() : -ENOENT;
 	pthread_mutex_unlock(&status_lock);
-	if (r == 0 || !use_fallback || !selinux_mnt)
+	/* ENOTCONN: a FUSE selinuxfs whose server died.  Netlink cannot
+	 * stand in for a security server that is gone. */
+	if (r == 0 || !use_fallback || !selinux_mnt || r == -ENOTCONN)
 		return r;
 
 	/* No page: the kernel's netlink notifications stand in for it. */

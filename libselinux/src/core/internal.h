@@ -25,8 +25,9 @@ extern bool core_has_config;
 extern char *selinux_mnt;
 void core_mnt_discover(void);
 /* Parse one /proc/self/mountinfo line; 1 and *mnt (malloc'd) if it is a
- * selinuxfs we trust, 0 if not, -errno on allocation failure. */
-int core_mountinfo_line(const char *line, char **mnt);
+ * selinuxfs we trust, with *ro (ro may be NULL) whether it is mounted
+ * read-only; 0 if not, -errno on allocation failure. */
+int core_mountinfo_line(const char *line, char **mnt, bool *ro);
 /* True when statfs(path) reports the selinuxfs magic. */
 bool core_is_selinuxfs(const char *path);
 
@@ -58,6 +59,21 @@ int core_fs_transact(const char *name, const void *req, size_t reqlen,
  */
 int core_parse_long(const char *s, long *out);
 
+/* procfs.c: files of procfs, reached so that no mount redirects them. */
+/*
+ * Open rel (e.g. "thread-self/attr/exec") beneath /proc with flags |
+ * O_CLOEXEC: an fd, or -errno; -ENOENT when /proc is not a procfs, -EXDEV
+ * when a mount (a bind mount over the file or a directory on its path)
+ * stands in the way or the file is not on procfs.
+ */
+int core_proc_open(const char *rel, int flags);
+/* Test hook: use dir instead of "/proc" (NULL restores); a fixture root
+ * is not checked for being procfs.  Not exported. */
+void core_set_proc_root(const char *dir);
+/* Test hook: whether to try openat2(2) (true at load; cleared for good
+ * when the kernel lacks it). */
+void core_proc_set_openat2(bool on);
+
 /* procattr.c: /proc/PID/attr/ATTR. */
 /* pid 0 means the calling thread.  *con NULL for an empty attribute. */
 int core_procattr_get(pid_t pid, const char *attr, char **con);
@@ -66,8 +82,6 @@ int core_procattr_set(const char *attr, const char *con);
 /* The same, with contexts in translated (mcstrans) form. */
 int core_procattr_get_trans(pid_t pid, const char *attr, char **con);
 int core_procattr_set_trans(const char *attr, const char *con);
-/* Test hook: use dir instead of "/proc" (NULL restores).  Not exported. */
-void core_set_proc_root(const char *dir);
 
 /* xattr.c: the security.selinux attribute. */
 /* CORE_XATTR_AT (get only): path is a name in the directory open as fd,

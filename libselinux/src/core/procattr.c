@@ -9,45 +9,28 @@
 #include "internal.h"
 
 /*
- * The procfs root.  Only the unit tests change it (through the unexported
- * core_set_proc_root hook, before any other call); read-only otherwise.
- */
-static const char *proc_root = "/proc";
-static char *proc_root_owned;
-
-void core_set_proc_root(const char *dir)
-{
-	free(proc_root_owned);
-	proc_root_owned = dir ? strdup(dir) : NULL;
-	proc_root = proc_root_owned ? proc_root_owned : "/proc";
-}
-
-/*
  * The calling thread's attributes are per thread in the kernel (exec,
  * fscreate, keycreate and sockcreate in particular), so they are reached
  * through /proc/thread-self; kernels before 3.17 lack it, and there
- * /proc/self/task/TID is the same file.
+ * /proc/self/task/TID is the same file.  core_proc_open() refuses a file
+ * that a mount put in the attribute's place (procfs.c says why).
  */
 static int open_attr(pid_t pid, const char *attr, int flags)
 {
-	char path[PATH_MAX];
+	char rel[PATH_MAX];
 	int fd;
 
 	if (pid > 0) {
-		snprintf(path, sizeof(path), "%s/%d/attr/%s", proc_root,
-			 (int)pid, attr);
-		fd = open(path, flags | O_CLOEXEC);
-		return fd < 0 ? -errno : fd;
+		snprintf(rel, sizeof(rel), "%d/attr/%s", (int)pid, attr);
+		return core_proc_open(rel, flags);
 	}
-	snprintf(path, sizeof(path), "%s/thread-self/attr/%s", proc_root,
-		 attr);
-	fd = open(path, flags | O_CLOEXEC);
-	if (fd >= 0 || errno != ENOENT)
-		return fd < 0 ? -errno : fd;
-	snprintf(path, sizeof(path), "%s/self/task/%ld/attr/%s", proc_root,
+	snprintf(rel, sizeof(rel), "thread-self/attr/%s", attr);
+	fd = core_proc_open(rel, flags);
+	if (fd != -ENOENT)
+		return fd;
+	snprintf(rel, sizeof(rel), "self/task/%ld/attr/%s",
 		 (long)syscall(SYS_gettid), attr);
-	fd = open(path, flags | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	return core_proc_open(rel, flags);
 }
 
 /*

@@ -34,13 +34,9 @@ bool core_is_selinuxfs(const char *path)
  * then stops looking and reports SELinux disabled.  We do the same.
  * Returns 1 when the search is over (found, or read-only), 0 to go on.
  */
-static int adopt(const char *mnt)
+static int adopt(const char *mnt, bool ro)
 {
-	struct statvfs vfs;
-
-	if (statvfs(mnt, &vfs) < 0)
-		return 0;
-	if (!(vfs.f_flag & ST_RDONLY)) {
+	if (!ro) {
 		char *copy = strdup(mnt);
 
 		if (!copy)
@@ -49,6 +45,16 @@ static int adopt(const char *mnt)
 		selinux_mnt = copy;
 	}
 	return 1;
+}
+
+/* adopt() a mount that answers statvfs; 0 (go on) when it does not. */
+static int adopt_live(const char *mnt)
+{
+	struct statvfs vfs;
+
+	if (statvfs(mnt, &vfs) < 0)
+		return 0;
+	return adopt(mnt, vfs.f_flag & ST_RDONLY);
 }
 
 /* mountinfo escapes space, tab, newline and backslash as \ooo. */
@@ -91,9 +97,10 @@ static bool has_option(const char *opts, const char *opt)
  * The userspace security server of kernel/ mounts through FUSE with
  * subtype selinuxfs, so its fstype is "fuse.selinuxfs"; any user may mount
  * a FUSE file system, so we trust one only if it was mounted by root,
- * which FUSE records as user_id=0 in the super options.
+ * which FUSE records as user_id=0 in the super options.  Read-only is
+ * "ro" in the mount's options or in the super options.
  */
-int core_mountinfo_line(const char *line, char **mnt)
+int core_mountinfo_line(const char *line, char **mnt, bool *ro)
 {
 	_cleanup_free_ char *copy = strdup(line);
 	char *field[6] = {0}, *save = NULL, *tok, *fstype, *superopts;
@@ -122,34 +129,61 @@ int core_mountinfo_line(const char *line, char **mnt)
 		if (!superopts || !has_option(superopts, "user_id=0"))
 			return 0;
 	}
+	if (ro)
+		*ro = has_option(field[5], "ro") ||
+		      (superopts && has_option(superopts, "ro"));
 	unescape(field[4]);
 	*mnt = strdup(field[4]);
 	return *mnt ? 1 : -ENOMEM;
 }
 
+/*
+ * A FUSE selinuxfs whose server died stays mounted (until someone
+ * unmounts it) and answers ENOTCONN to everything, statvfs included.  A
+ * kernel's selinuxfs never goes away while SELinux is enabled, so such a
+ * mount says that SELinux was enabled and its security server is gone.
+ * Passing it by, as any unusable mount, would leave no selinuxfs and
+ * SELinux "disabled": is_selinux_enabled() 0, selinux_check_access()
+ * granting everything, getenforce printing Disabled - failing open for
+ * every program started after the death.  So it is adopted (when no live
+ * selinuxfs is mounted): SELinux reads as enabled and every question to
+ * it fails with ENOTCONN (selinux.h, "When the security server is gone").
+ * Its read-only flag, which statvfs cannot tell, comes from mountinfo.
+ */
 static void scan_mountinfo(void)
 {
 	_cleanup_fclose_ FILE *f = fopen("/proc/self/mountinfo", "re");
-	_cleanup_free_ char *line = NULL;
+	_cleanup_free_ char *line = NULL, *dead = NULL;
+	bool ro, dead_ro = false;
 	size_t cap = 0;
 
 	if (!f)
 		return;
 	while (getline(&line, &cap, f) > 0) {
 		_cleanup_free_ char *mnt = NULL;
+		struct statvfs vfs;
 
-		if (core_mountinfo_line(line, &mnt) == 1 && adopt(mnt))
-			return;
+		if (core_mountinfo_line(line, &mnt, &ro) != 1)
+			continue;
+		if (statvfs(mnt, &vfs) == 0) {
+			if (adopt(mnt, vfs.f_flag & ST_RDONLY))
+				return;
+		} else if (errno == ENOTCONN && !dead) {
+			dead = TAKE_PTR(mnt);
+			dead_ro = ro;
+		}
 	}
+	if (dead)
+		(void)adopt(dead, dead_ro);
 }
 
 void core_mnt_discover(void)
 {
 	if (selinux_mnt)
 		return;
-	if (core_is_selinuxfs(SELINUXMNT) && adopt(SELINUXMNT))
+	if (core_is_selinuxfs(SELINUXMNT) && adopt_live(SELINUXMNT))
 		return;
-	if (core_is_selinuxfs(OLDSELINUXMNT) && adopt(OLDSELINUXMNT))
+	if (core_is_selinuxfs(OLDSELINUXMNT) && adopt_live(OLDSELINUXMNT))
 		return;
 	scan_mountinfo();
 }

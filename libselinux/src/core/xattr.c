@@ -56,6 +56,19 @@ static bool o_path_fd(int fd, char *path, size_t size)
 }
 
 /*
+ * How many times a read that found the value larger than the buffer
+ * (ERANGE) is followed by a size query and another read.  Past the first,
+ * each retry means the value changed between the query and the read: a
+ * relabel racing with us, which a few retries outlast.  A file system
+ * that answers ERANGE to every read, or a value that grows at every
+ * request (a broken or hostile FUSE server, mounted allow_other), must
+ * not keep us asking forever: after the last retry the answer is ERANGE,
+ * as the established library answers after its first (at most 7 requests
+ * here, 3 there).
+ */
+#define SIZE_QUERIES 3
+
+/*
  * Returns the attribute's size and a NUL-terminated copy in *con.  The
  * value may lack the NUL (labels set by other tools), hence one spare
  * byte.  An empty value is ENOTSUP, as the established library maps it.
@@ -66,6 +79,7 @@ ssize_t core_xattr_get(const char *path, int fd, enum core_xattr_how how,
 	_cleanup_free_ char *buf = NULL;
 	char fdpath[64];
 	size_t size = 256;
+	int queries = 0;
 	ssize_t n;
 
 	if (!con)
@@ -85,6 +99,8 @@ ssize_t core_xattr_get(const char *path, int fd, enum core_xattr_how how,
 		}
 		if (n >= 0 || errno != ERANGE)
 			break;
+		if (queries++ == SIZE_QUERIES)
+			return -ERANGE;
 		/* It grew (or our guess was small): ask its size, retry. */
 		n = xget(path, fd, how, NULL, 0);
 		if (n < 0)

@@ -71,6 +71,26 @@ START_TEST(test_selinux_check_access_disabled)
 END_TEST
 
 /*
+ * Enabled, but the AVC cannot be opened (here: no enforce file; for real,
+ * a security server that died and left its mount): no mode, no decision,
+ * so every check is a denial with avc_open's errno, also one that a
+ * queued answer would grant.
+ */
+START_TEST(test_selinux_check_access_avc_unopenable_denies)
+{
+	unlink(fx_path("selinuxfs/enforce"));
+	avx_answer("access", "7 ffffffff 0 ffffffff 1 0");
+	for (int i = 0; i < 2; i++) {
+		errno = 0;
+		ck_assert_int_eq(selinux_check_access("a:b:c", "d:e:f", "file",
+						      "read", NULL),
+				 -1);
+		ck_assert_int_eq(errno, ENOENT);
+	}
+}
+END_TEST
+
+/*
  * The numbers of the strings are remembered per thread: the tests below
  * change what a name stands for and check that the next call sees it.
  */
@@ -245,6 +265,7 @@ int main(void)
 	tcase_add_test(tc, test_selinux_check_access_unknown_class_denied);
 	tcase_add_test(tc, test_selinux_check_access_unknown_perm_allowed);
 	tcase_add_test(tc, test_selinux_check_access_disabled);
+	tcase_add_test(tc, test_selinux_check_access_avc_unopenable_denies);
 	tcase_add_test(tc, test_selinux_check_access_strings_told_apart);
 	tcase_add_test(tc, test_selinux_check_access_buffer_reused);
 	tcase_add_test(tc, test_selinux_check_access_renumbered_by_policy_load);

@@ -7,13 +7,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <stdbool.h>
+
 #include <check.h>
 #include <selinux/selinux.h>
 
 #include "fixture.h"
 
 /* Internal helpers of the static archive. */
-int core_mountinfo_line(const char *line, char **mnt);
+int core_mountinfo_line(const char *line, char **mnt, bool *ro);
 extern char *selinux_mnt;
 
 static void setup(void)
@@ -32,7 +34,18 @@ static void teardown(void)
 static int parse(const char *line, char **mnt)
 {
 	*mnt = NULL;
-	return core_mountinfo_line(line, mnt);
+	return core_mountinfo_line(line, mnt, NULL);
+}
+
+/* The read-only flag of a line that parses (1), else -1. */
+static int parse_ro(const char *line)
+{
+	char *mnt = NULL;
+	bool ro = false;
+	int r = core_mountinfo_line(line, &mnt, &ro);
+
+	free(mnt);
+	return r == 1 ? ro : -1;
 }
 
 START_TEST(test_mountinfo_kernel_selinuxfs)
@@ -143,6 +156,34 @@ START_TEST(test_mountinfo_garbage)
 		ck_assert_int_eq(parse(bad[i], &mnt), 0);
 		ck_assert_ptr_null(mnt);
 	}
+}
+END_TEST
+
+/*
+ * A dead server's mount answers no statvfs: whether it was read-only (a
+ * runtime's way of saying "disabled") comes from the line, the mount's
+ * options or the super options.
+ */
+START_TEST(test_mountinfo_read_only)
+{
+	ck_assert_int_eq(parse_ro("88 30 0:52 / /run/sefs rw,nosuid - "
+				  "fuse.selinuxfs selinuxfs rw,user_id=0,"
+				  "group_id=0,allow_other"),
+			 0);
+	ck_assert_int_eq(parse_ro("88 30 0:52 / /run/sefs ro,nosuid - "
+				  "fuse.selinuxfs selinuxfs rw,user_id=0,"
+				  "group_id=0,allow_other"),
+			 1);
+	ck_assert_int_eq(parse_ro("21 26 0:20 / /sys/fs/selinux rw,relatime "
+				  "- selinuxfs selinuxfs ro"),
+			 1);
+	/* "ro" as a whole option only */
+	ck_assert_int_eq(parse_ro("21 26 0:20 / /s rw,rootcontext=x - "
+				  "selinuxfs selinuxfs rw,roo"),
+			 0);
+	/* no super options at all */
+	ck_assert_int_eq(parse_ro("21 26 0:20 / /s ro - selinuxfs selinuxfs"),
+			 1);
 }
 END_TEST
 
@@ -288,6 +329,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_mountinfo_escaped_mount_point);
 	tcase_add_test(tc, test_mountinfo_several_optional_fields);
 	tcase_add_test(tc, test_mountinfo_garbage);
+	tcase_add_test(tc, test_mountinfo_read_only);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("set_selinuxmnt");
