@@ -1,6 +1,6 @@
 /*
  * tests/lib/fake_procattr.c: an LD_PRELOAD shim that makes fixture files
- * bind-mounted over /proc/PID/attr/* pass for the kernel's attributes.
+ * bind-mounted over the files of /proc/PID/attr pass for the kernel's attributes.
  *
  * This host kernel has no SELinux: its attribute files answer EINVAL, so
  * the differential tests (tests/compat, tests/dropin) give both libraries
