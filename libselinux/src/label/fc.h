@@ -581,8 +581,10 @@ int fc_nstate_alloc(struct fc_data *d);
 int fc_index_build_all(struct fc_data *d);
 /*
  * The highest spec index matching key (already normalised) for mode
- * (S_IFMT bits or 0): >= 0, -ENOENT if none, -EINVAL if a regex PCRE2
- * rejects is reached first (as the reference fails there too).
+ * (S_IFMT bits or 0): >= 0; -ENOENT if none, or if a regex PCRE2 rejects
+ * or cannot match (its match limit) is reached first, where the
+ * reference's lookup fails with ENOENT too; -EINVAL when an index
+ * image's part does not check out (the caller reads the files then).
  */
 int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 		    uint32_t mode);

@@ -533,7 +533,9 @@ static int callout(pcre2_callout_block *cb, void *p)
 	return 0;
 }
 
-/* One regex on its own: 1 match, 0 none, -EINVAL on a PCRE2 error. */
+/* One regex on its own: 1 match, 0 none; -ENOENT when PCRE2 fails to
+ * match it (its match limit: a catastrophic regex), where the reference
+ * gives up the lookup with ENOENT. */
 static int match_one(pcre2_code *re, const char *key, size_t keylen,
 		     uint32_t opts)
 {
@@ -549,7 +551,7 @@ static int match_one(pcre2_code *re, const char *key, size_t keylen,
 		return 0;
 	if (rc == PCRE2_ERROR_PARTIAL)
 		return 2;
-	return -EINVAL;
+	return -ENOENT;
 }
 
 /* The combined regex of the cnt specs v[] (highest first) of a node,
@@ -840,7 +842,9 @@ static uint32_t node_dfas(struct fc_data *d, const struct fc_set *n,
 
 /* The highest spec above best that code, the combined regex of some of
  * a node's specs (the node's prefix depth bytes long), matches; best if
- * none; -errno on error. */
+ * none; -EAGAIN when PCRE2 fails to match (its limits are the whole
+ * combined regex's, where the reference's are each spec's: the caller
+ * asks each spec on its own), -errno. */
 static int64_t combined_match(struct fc_data *d, uint32_t depth,
 			      pcre2_code *code, const char *key, size_t keylen,
 			      uint32_t mode, uint32_t best)
@@ -866,7 +870,40 @@ static int64_t combined_match(struct fc_data *d, uint32_t depth,
 		return m.hit;
 	if (rc >= 0 || rc == PCRE2_ERROR_NOMATCH)
 		return best;
-	return -EINVAL;
+	return -EAGAIN;
+}
+
+/*
+ * The highest of the cnt specs v[] (highest first) above best that
+ * matches, each regex on its own as the reference matches them: the
+ * spec, best if none, -ENOENT where the reference gives up (a regex
+ * PCRE2 fails to match), -ENOMEM.  A regex PCRE2 rejects ends the
+ * search with its spec (fc_spec_bad tells; the lookup then fails as the
+ * reference's).
+ */
+static int64_t each_one(struct fc_data *d, const uint32_t *v, uint32_t cnt,
+			const char *key, size_t keylen, uint32_t mode,
+			uint32_t best)
+{
+	for (uint32_t i = 0; i < cnt; i++) {
+		uint32_t idx = v[i];
+		pcre2_code *re;
+		int rc;
+
+		if (best != NONE && idx <= best)
+			break;
+		if (!candidate(d, idx, key, keylen, mode))
+			continue;
+		re = fc_spec_re(d, idx);
+		if (!re)
+			return fc_spec_bad(d, idx) ? (int64_t)idx : -ENOMEM;
+		rc = match_one(re, key, keylen, 0);
+		if (rc < 0)
+			return rc;
+		if (rc == 1)
+			return idx;
+	}
+	return best;
 }
 
 /* Under d->lock: move node k on from the stage it is in (see
@@ -942,7 +979,6 @@ static int64_t node_match(struct fc_data *d, uint32_t k, const char *key,
 	const struct fc_tnode *n = &d->trie.node[k];
 	struct fc_set *t;
 	pcre2_code *code;
-	int rc;
 	int stage = __atomic_load_n(&ns->built, __ATOMIC_ACQUIRE);
 
 	if ((stage == FC_NODE_WARM || stage == FC_NODE_SMALL) &&
@@ -965,10 +1001,15 @@ interim:
 	if (stage == FC_NODE_BAD)
 		return corrupt(d);
 	if (stage == FC_NODE_WARM) {
+		int64_t m;
+
 		if (best != NONE && node_specs(d, k)[0] <= best)
 			return best;
-		return combined_match(d, n->depth, ns->warm, key, keylen, mode,
-				      best);
+		m = combined_match(d, n->depth, ns->warm, key, keylen, mode,
+				   best);
+		return m != -EAGAIN ? m :
+				      each_one(d, node_specs(d, k), n->nspecs,
+					       key, keylen, mode, best);
 	}
 	t = __atomic_load_n(&ns->set, __ATOMIC_ACQUIRE);
 	if (!t || !t->rest)
@@ -978,30 +1019,15 @@ interim:
 	if (!t->nrest || (best != NONE && t->rest[0] <= best))
 		return best;
 	code = set_code(d, t);
-	if (!code) {
-		/* The combined regex failed to build: one at a time. */
-		for (uint32_t i = 0; i < t->nrest; i++) {
-			uint32_t idx = t->rest[i];
-			pcre2_code *re;
+	if (code) {
+		int64_t m = combined_match(d, n->depth, code, key, keylen,
+					   mode, best);
 
-			if (best != NONE && idx <= best)
-				break;
-			if (!candidate(d, idx, key, keylen, mode))
-				continue;
-			re = fc_spec_re(d, idx);
-			if (!re)
-				/* reached a bad regex */
-				return fc_spec_bad(d, idx) ? (int64_t)idx :
-							    -ENOMEM;
-			rc = match_one(re, key, keylen, 0);
-			if (rc < 0)
-				return rc;
-			if (rc == 1)
-				return idx;
-		}
-		return best;
+		if (m != -EAGAIN)
+			return m;
 	}
-	return combined_match(d, n->depth, code, key, keylen, mode, best);
+	/* The combined regex failed to build or to match: one at a time. */
+	return each_one(d, t->rest, t->nrest, key, keylen, mode, best);
 }
 
 /* The highest exact spec for key and mode, or NONE; *bad set if an
@@ -1187,10 +1213,10 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 		}
 	}
 
-	if (best == NONE)
+	/* a regex PCRE2 rejects: the reference's lookup fails there, with
+	 * ENOENT (matchpathcon prints <<none>>) */
+	if (best == NONE || best_bad)
 		return -ENOENT;
-	if (best_bad)
-		return -EINVAL;
 	return best;
 }
 
