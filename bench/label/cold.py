@@ -6,6 +6,8 @@ in each of those places.
 
   python3 bench/label/cold.py [BUILDDIR] [--quick]
 
+COLD_ONLY=3.11 (or 3.4, 3.8.1, a comma list) measures those releases only.
+
 Every library reads the same policy: Debian 13's refpolicy (trixie's
 file_contexts, .homedirs and .subs_dist), copied per library into a
 directory of the root it runs in:
@@ -32,7 +34,11 @@ index written into a private copy of the policy directory in a mount
 namespace of its own) against `getenforce` (a process that loads the
 library and labels nothing), each the median of 101 runs (fork+exec+wait).
 
-Part 3, memory: peak RSS (getrusage) after open + 1000 lookups, and the
+Part 3, warm lookups: lookup_bench.c's mean per lookup over the corpus
+(every 5th record), a second pass after a first over the same records,
+for the release's library and ours on their compiled files.
+
+Part 4, memory: peak RSS (VmHWM) after open + 1000 lookups, and the
 private memory of the handle (smaps_rollup Private_*, with a second
 process holding a handle of the same library on the same files: pages
 of a shared mapping then count as shared).
@@ -122,6 +128,7 @@ def setup_root(root, rel, tmp, ncorpus):
     shutil.rmtree(w, ignore_errors=True)
     os.makedirs(w)
     shutil.copy(os.path.join(tmp, 'cold_bench'), w)
+    shutil.copy(os.path.join(tmp, 'lookup_bench'), w)
     shutil.copy(os.path.join(tmp, 'corpus'), w)
     os.makedirs(os.path.join(w, 'ours'))
     shutil.copy(OURS, os.path.join(w, 'ours'))
@@ -206,6 +213,20 @@ def curve(libs, ncorpus):
     return out
 
 
+def warm(libs):
+    """{lib name: mean us per lookup, second pass}"""
+    out = {}
+    for l in libs:
+        cmd = l.cmd('lookup')
+        cmd[cmd.index('/' + WORK + '/cold_bench')] = '/' + WORK + \
+            '/lookup_bench'
+        env = dict(os.environ, STRIDE='5')
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                           check=True)
+        out[l.name] = float(r.stdout.split()[1])
+    return out
+
+
 def memory(libs):
     """{lib name: (peak RSS KiB, private KiB beside a second holder)}"""
     out = {}
@@ -279,16 +300,20 @@ def main():
     roots = [('3.4', '/')] + [(v, release_root(r))
                               for v, r in (('3.8.1', 'trixie'),
                                            ('3.11', 'sid'))]
+    only = os.environ.get('COLD_ONLY')  # e.g. "3.11": that release only
+    policy_root = dict(roots)['3.8.1']
+    if only:
+        roots = [(v, r) for v, r in roots if v in only.split(',')]
     tmp = tempfile.mkdtemp(prefix='cold-')
     try:
-        sh(['cc', '-O2', '-I', os.path.join(SRC, 'include'),
-            os.path.join(HERE, 'cold_bench.c'), '-o',
-            os.path.join(tmp, 'cold_bench'), '-ldl'])
+        for prog in ('cold_bench', 'lookup_bench'):
+            sh(['cc', '-O2', '-I', os.path.join(SRC, 'include'),
+                os.path.join(HERE, prog + '.c'), '-o',
+                os.path.join(tmp, prog), '-ldl'])
         ncorpus = corpus(os.path.join(tmp, 'corpus'))
         os.makedirs(os.path.join(tmp, 'policy'))
-        trixie = dict(roots)['3.8.1']
         for f in FILES:
-            shutil.copy(os.path.join(trixie, FCDIR, f),
+            shutil.copy(os.path.join(policy_root, FCDIR, f),
                         os.path.join(tmp, 'policy'))
         print('corpus: %d real paths of this host; policy: Debian 13 '
               'refpolicy (%s); %d samples per point' %
@@ -322,6 +347,14 @@ def report(rel, root, libs, ncorpus, ver):
         ref = '%s %s' % (rel, 'bin' if ' bin' in ours else 'text')
         print('%-18s %9.3f' % (ours, c[ours][1][1] / c[ref][1][1]) +
               ''.join('%10.3f' % (c[ours][n][0] / c[ref][n][0]) for n in NS))
+    wl = [l for l in libs if ' bin' in l.name]
+    wm = warm(wl)
+    ref = '%s bin' % rel
+    print('\nwarm lookups, mean us (second pass over every 5th path), '
+          'ratio to %s' % ref)
+    for l in wl:
+        print('  %-18s %8.3f %7.3f' % (l.name, wm[l.name],
+                                       wm[l.name] / wm[ref]))
     m = memory(libs)
     print('\nmemory after open + 1000 lookups: peak RSS KiB, private KiB '
           '(beside a second holder)')
