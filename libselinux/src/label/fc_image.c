@@ -386,6 +386,42 @@ static int name_files(struct selabel_handle *h, struct fc_data *d,
 	return 0;
 }
 
+/*
+ * SELABEL_OPT_VALIDATE on an image: each distinct context through the
+ * validator, as the files' open would put each line's: 0 if all pass
+ * unchanged, -ESTALE otherwise (the files are read then, and their open
+ * reports what fails, as ever) or when the matchpathcon hooks, which are
+ * called with each line, are set.
+ */
+static int validate_ctxs(struct fc_data *d, const uint8_t *m,
+			 const struct fc_img_hdr *hd)
+{
+	const struct fc_img_sec *x = &hd->sec[FC_SEC_CTXS];
+	const uint32_t *v = (const uint32_t *)(m + x->off);
+
+	if (lbl_mpc_invalidcon || lbl_mpc_canoncon || x->len % 4 ||
+	    x->off % 8 || x->off > d->img_len ||
+	    x->len > d->img_len - x->off ||
+	    fc_sum_end(fc_sum(FC_SUM_INIT, v, x->len)) != hd->ctxs_sum)
+		return -ESTALE;
+	for (size_t i = 0; i < x->len / 4; i++) {
+		char *c;
+		bool same;
+
+		if (v[i] >= d->img_nstr)
+			return -ESTALE;
+		c = strdup(d->istr + v[i]);
+		if (!c)
+			return -ENOMEM;
+		same = core_validate(&c) == 0 && c &&
+		       !strcmp(c, d->istr + v[i]);
+		free(c);
+		if (!same)
+			return -ESTALE;
+	}
+	return 0;
+}
+
 int fc_image_open(struct selabel_handle *h, struct fc_data *d,
 		  const char *base)
 {
@@ -434,6 +470,8 @@ int fc_image_open(struct selabel_handle *h, struct fc_data *d,
 		r = fc_nstate_alloc(d);
 		if (r >= 0)
 			r = name_files(h, d, m, &hd, base);
+		if (r >= 0 && h->validating)
+			r = validate_ctxs(d, m, &hd);
 	}
 	if (r < 0) {
 		fc_image_detach(h, d);

@@ -14,8 +14,13 @@
  *
  * It never changes an answer:
  *  - it is used only for what the writer opened: the default open of its
- *    file_contexts (at most one SELABEL_OPT_PATH, naming it; no SUBSET,
- *    BASEONLY or VALIDATE; DIGEST is answered from it);
+ *    file_contexts (at most one SELABEL_OPT_PATH, naming it; no SUBSET
+ *    or BASEONLY; DIGEST is answered from it).  With VALIDATE, each
+ *    distinct context is validated at the open as the files' would be
+ *    (once per context, not per line), and the files are read instead
+ *    if one fails or comes back canonicalized otherwise (the files' open
+ *    then reports it as ever), or if the matchpathcon hooks are set
+ *    (they are called with each line);
  *  - the writer records, for each file such an open may read (the base
  *    file, .homedirs and .local, each as text and as .bin, .subs and
  *    .subs_dist), whether it
@@ -51,7 +56,7 @@
 #include <string.h>
 
 #define FC_IMG_MAGIC "LSFCIDX"
-#define FC_IMG_VERSION 2
+#define FC_IMG_VERSION 3
 /* Bump with any change to how specs are read, analysed or matched (a
  * build-time choice of the release to behave as, should one come, goes
  * into it too: an image written by one build is then no other's). */
@@ -104,6 +109,8 @@ enum fc_img_section {
 	FC_SEC_NODESUM, /* uint32_t[nnode]: fc_node_sum() */
 	FC_SEC_HEADSUM, /* uint32_t[(mask + 64) / 64]: each 64 heads' */
 	FC_SEC_DFASUM, /* uint32_t[ndfas]: each automaton's block's */
+	FC_SEC_CTXS, /* uint32_t offsets in FC_SEC_STR of the distinct
+		      * contexts ("<<none>>" apart), for SELABEL_OPT_VALIDATE */
 	FC_SEC_N
 };
 
@@ -122,7 +129,7 @@ struct fc_img_hdr {
 	uint64_t size; /* of the whole file */
 	uint8_t digest[20]; /* SELABEL_OPT_DIGEST's, of the files read */
 	uint32_t files_sum, single_sum; /* fc_sum() of those sections */
-	uint32_t pad2;
+	uint32_t ctxs_sum; /* of FC_SEC_CTXS */
 	uint64_t fixed_lens[16];
 	struct fc_img_input input[FC_IN_NROLES];
 	struct fc_img_sec sec[FC_SEC_N];

@@ -59,12 +59,14 @@ static size_t put_sec(struct out *o, int s, const void *src, size_t n)
 	return at;
 }
 
-/* The string pool: every regex, and each distinct context once. */
+/* The string pool: every regex, and each distinct context once (ctxs:
+ * their offsets, "<<none>>" apart, in the order first met). */
 struct pool {
 	char *p;
 	size_t len, cap;
 	uint32_t *tab; /* offsets + 1 of contexts, open addressing */
 	uint32_t mask;
+	uint32_t *ctxs, nctxs;
 };
 
 static int64_t pool_add(struct pool *pl, const char *s, bool share)
@@ -93,8 +95,11 @@ static int64_t pool_add(struct pool *pl, const char *s, bool share)
 		pl->cap = cap;
 	}
 	memcpy(pl->p + pl->len, s, n);
-	if (share)
+	if (share) {
 		pl->tab[b] = (uint32_t)pl->len + 1;
+		if (strcmp(s, "<<none>>"))
+			pl->ctxs[pl->nctxs++] = (uint32_t)pl->len;
+	}
 	pl->len += n;
 	return pl->len - n;
 }
@@ -110,8 +115,9 @@ static int put_specs(struct out *o, const struct fc_data *d)
 	while (pl.mask < 2 * d->nspec + 2)
 		pl.mask *= 2;
 	pl.tab = calloc(pl.mask, sizeof(*pl.tab));
+	pl.ctxs = malloc((d->nspec + 1) * sizeof(*pl.ctxs));
 	pl.mask--;
-	if (!v || !pl.tab) {
+	if (!v || !pl.tab || !pl.ctxs) {
 		r = -ENOMEM;
 		goto out;
 	}
@@ -134,10 +140,12 @@ static int put_specs(struct out *o, const struct fc_data *d)
 	}
 	put_sec(o, FC_SEC_SPEC, v, d->nspec * sizeof(*v));
 	put_sec(o, FC_SEC_STR, pl.p, pl.len);
+	put_sec(o, FC_SEC_CTXS, pl.ctxs, (size_t)pl.nctxs * 4);
 out:
 	free(v);
 	free(pl.p);
 	free(pl.tab);
+	free(pl.ctxs);
 	return r < 0 ? r : o->err;
 }
 
@@ -233,6 +241,9 @@ static int put_sums(struct out *o)
 	hd->single_sum = fc_sum_end(fc_sum(FC_SUM_INIT,
 					   o->p + hd->sec[FC_SEC_SINGLE].off,
 					   hd->sec[FC_SEC_SINGLE].len));
+	hd->ctxs_sum = fc_sum_end(fc_sum(FC_SUM_INIT,
+					 o->p + hd->sec[FC_SEC_CTXS].off,
+					 hd->sec[FC_SEC_CTXS].len));
 	for (uint32_t i = 0; i < v.trie.ndfas; i++) {
 		const struct fc_dfa *a =
 		    (const void *)(v.trie.dfa_base + v.trie.dfas[i]);

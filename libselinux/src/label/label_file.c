@@ -365,8 +365,7 @@ static int open_data(struct selabel_handle *h, struct fc_data *d,
 	for (unsigned int i = 0; i < n && opts; i++)
 		npath += opts[i].type == SELABEL_OPT_PATH && opts[i].value;
 	if (try_image && npath <= 1 && !prefix && !baseonly &&
-	    !h->validating && subs_beside(first, subs, dist) &&
-	    fc_image_open(h, d, first) == 0)
+	    subs_beside(first, subs, dist) && fc_image_open(h, d, first) == 0)
 		return 0;
 
 	/* Every PATH, in order (the newest releases merge them; Debian's

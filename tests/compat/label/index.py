@@ -20,7 +20,10 @@ aliases, and the digest, once with the image and once after it is moved
 away: every answer must be equal, and inotify must see the image opened
 and no spec file read with it, the spec files read without it.
 
-Then, on the local set, the image must be left alone (the files read,
+On the local set, with SELABEL_OPT_VALIDATE and a validator that
+accepts every context the image serves, with equal answers; one context
+it refuses makes the files be read (the open fails as theirs does).
+Then the image must be left alone (the files read,
 the answers the files' own) when: a line is appended to .local (new
 content, the same path); .homedirs is only touched (a new mtime); the
 set is copied elsewhere (new inodes); the image is truncated, its header
@@ -158,9 +161,12 @@ def compare(what, got, want):
           flush=True)
 
 
-def run_watched(d, inp, watch):
+def run_watched(d, inp, watch, opts=()):
     watch.opened()
-    out = answers(d, inp)
+    out = {}
+    for op, data in inp.items():
+        out[op] = probe(d, op, data,
+                        list(opts) + (['-d'] if op == 'digest' else []))
     return out, watch.opened()
 
 
@@ -263,6 +269,31 @@ def run(tmp):
         want, _ = run_watched(d, small, watch)
         unhide(d)
         compare(what, got, want)
+
+    # SELABEL_OPT_VALIDATE (setfiles): with a validator that accepts
+    # them, the image serves; with one context it refuses, the files are
+    # read and the open fails as theirs
+    val = ['-v', '-a']
+    got, opened = run_watched(d, small, watch, val)
+    expect_use('VALIDATE, every context valid', opened, True)
+    hide(d)
+    want, _ = run_watched(d, small, watch, val)
+    unhide(d)
+    compare('VALIDATE, every context valid', got, want)
+    with open(fc + '.local', 'a') as f:
+        f.write('/srv/bad\tsystem_u:object_r:invalid_t:s0\n')
+    compile_(['-I', fc])
+    one = {'lookup': b'0 /usr/bin/cat\0'}
+    got, opened = run_watched(d, one, watch, val)
+    expect_use('VALIDATE, a context invalid', opened, False)
+    hide(d)
+    want, _ = run_watched(d, one, watch, val)
+    unhide(d)
+    compare('VALIDATE, a context invalid', got, want)
+    if 'open: ERR' not in got['lookup']:
+        fail(f'VALIDATE with an invalid context opened: {got["lookup"]!r}')
+    got, opened = run_watched(d, one, watch)
+    expect_use('the same without VALIDATE', opened, True)
 
     with open(fc + '.local', 'a') as f:
         f.write('/usr/bin(/.*)?\tsystem_u:object_r:etc_t:s0\n')
