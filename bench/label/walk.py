@@ -9,6 +9,13 @@ text and .bin, through lookup_bench.c (one library per process).
 
   python3 bench/label/walk.py [BUILDDIR] [--runs N] [--debian-runs N]
                               [--trees DIR ...] [--no-debian] [--rt]
+                              [--before LIBDIR]
+
+Ours runs twice: on the text files alone ("ours") and with the index
+image our sefcontext_compile writes beside them ("ours+idx": setfiles
+opens with SELABEL_OPT_VALIDATE, which the image serves).  --before
+LIBDIR adds a run on another build of our library (e.g. an older commit)
+on the text files ("before"): "whole-tree relabel no slower than today".
 
 Each configuration runs --runs times (Debian's --debian-runs, default 1:
 it takes ~30 s), interleaved; the best wall time and the CPU time
@@ -87,6 +94,7 @@ def main():
     ap.add_argument('--debian-runs', type=int, default=1)
     ap.add_argument('--trees', nargs='+', default=TREES)
     ap.add_argument('--no-debian', action='store_true')
+    ap.add_argument('--before', help='LIBDIR of another build of ours')
     ap.add_argument('--rt', action='store_true',
                     help='run all but Debian\'s setfiles under chrt -f 50 '
                     '(SCHED_FIFO: the CPUs, whatever the load of others)')
@@ -116,7 +124,7 @@ def run(a, ours, tmp):
     subprocess.run(['cc', '-O1', '-pthread', '-x', 'c', '-', '-o', spin],
                    input=SPIN.encode(), check=True)
     dirs = {}
-    for k in ('text', 'bin'):
+    for k in ('text', 'bin', 'idx'):
         d = dirs[k] = os.path.join(tmp, k)
         os.mkdir(d)
         for f in FILES:
@@ -127,14 +135,25 @@ def run(a, ours, tmp):
                 subprocess.run(['sefcontext_compile', os.path.join(d, f)],
                                check=True)
                 os.unlink(os.path.join(d, f))
+        if k == 'idx':
+            subprocess.run([os.path.join(ours, '..', 'utils',
+                                         'sefcontext_compile'), '-I',
+                            os.path.join(d, 'file_contexts')], check=True)
     fc = os.path.join(dirs['text'], 'file_contexts')
+    fc_idx = os.path.join(dirs['idx'], 'file_contexts')
     trees = [t for t in a.trees if os.path.isdir(t)]
     base = dict(os.environ)
     base.pop('LD_LIBRARY_PATH', None)
-    envs = {'Debian': base, 'ours': dict(base, LD_LIBRARY_PATH=ours)}
+    envs = {'Debian': base, 'ours': dict(base, LD_LIBRARY_PATH=ours),
+            'ours+idx': dict(base, LD_LIBRARY_PATH=ours)}
+    if a.before:
+        envs['before'] = dict(base, LD_LIBRARY_PATH=a.before)
     print(f'load before: {load()}; trees: {" ".join(trees)}')
 
     confs = [('bare', t) for t in (1, 2)] + [('ours', t) for t in (1, 2)]
+    confs += [('ours+idx', t) for t in (1, 2)]
+    if a.before:
+        confs += [('before', t) for t in (1, 2)]
     confs += [('stream', 2), ('spin', 1), ('spin', 2)]
     cpus = sorted(os.sched_getaffinity(0))[:2]
     if len(cpus) == 2:
@@ -161,7 +180,8 @@ def run(a, ours, tmp):
                 cmd = ['taskset', '-c', str(cpus[int(who[3:])]), setfiles,
                        '-n', '-v', '-T', '1', fc] + trees
             else:
-                cmd = [setfiles, '-n', '-v', '-T', str(t), fc] + trees
+                cmd = [setfiles, '-n', '-v', '-T', str(t),
+                       fc_idx if who == 'ours+idx' else fc] + trees
             if a.rt and who != 'Debian':
                 cmd = ['chrt', '-f', '50'] + cmd
             env = envs['ours'] if who.startswith('pin') else envs.get(who, base)
@@ -180,6 +200,12 @@ def run(a, ours, tmp):
             same = lines(('ours', t), t > 1) == lines(('Debian', t), t > 1)
             print(f'setfiles -T {t}: ours prints Debian\'s lines'
                   f'{" (sorted)" if t > 1 else ""}: {"yes" if same else "NO"}')
+    for t in (1, 2):
+        # the image's directory differs from the text's: only in the
+        # spec file names setfiles prints, none with -v -n
+        same = lines(('ours+idx', t), t > 1) == lines(('ours', t), t > 1)
+        print(f'setfiles -T {t}: ours with the index prints the lines '
+              f'without: {"yes" if same else "NO"}')
     best = {c: min(v) for c, v in res.items()}
     print(f'  {"":<26} {"wall best":>10} {"cpu (that run)":>15} {"runs":>5}')
     for c in confs:
@@ -194,6 +220,14 @@ def run(a, ours, tmp):
     o1, o2, b1 = best[('ours', 1)], best[('ours', 2)], best[('bare', 1)]
     print(f'ours -T 1 / bare walk: wall {o1[0] / b1[0]:.2f}x, '
           f'cpu {o1[1] / b1[1]:.2f}x (target <= 1.5x)')
+    for t in (1, 2):
+        i = best[('ours+idx', t)]
+        o = best[('ours', t)]
+        print(f'-T {t}: ours with the index / without: wall '
+              f'{i[0] / o[0]:.2f}x, cpu {i[1] / o[1]:.2f}x' +
+              (f'; before / ours now: wall '
+               f'{best[("before", t)][0] / o[0]:.2f}x, cpu '
+               f'{best[("before", t)][1] / o[1]:.2f}x' if a.before else ''))
     print(f'ours -T 1 / -T 2 (wall): {o1[0] / o2[0]:.2f}x (target >= 1.7x); '
           f'bare walk -T 1 / -T 2: '
           f'{b1[0] / best[("bare", 2)][0]:.2f}x')
