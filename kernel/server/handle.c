@@ -7,21 +7,49 @@
  *   answer starts.
  * - Plain files: generated when first read from offset 0 on a handle,
  *   kept for the following reads of that handle (so that a file is
- *   consistent across its reads).
- * - load: the kernel takes the policy in one write; FUSE splits it into
- *   chunks of at most SRV_MAX_WRITE bytes.  The chunks are gathered and
- *   the policy is loaded on the first short chunk, or at flush (close)
- *   when the size is a multiple of SRV_MAX_WRITE; an error there is the
- *   short chunk's error (write(2) returns what came before) or close(2)'s.
+ *   consistent across its reads).  "policy" is read from the image
+ *   taken at the open (files.c: one open at a time, root's), which its
+ *   readers share (policy.c): a handle holds a reference, not a copy.
+ * - load: the kernel takes the policy in one write(2), and its error is
+ *   write's.  FUSE hands such a write over in WRITE requests, each of
+ *   whole pages of the client's buffer, as many as SRV_MAX_WRITE allows
+ *   (libfuse asks for max_pages = SRV_MAX_WRITE / page): so each piece
+ *   but the last ends where a page of the buffer ends, the first one is
+ *   SRV_MAX_WRITE - s bytes (s: where the buffer starts in its page),
+ *   and those between are SRV_MAX_WRITE.  The pieces are gathered, and
+ *   the piece that is the last is known by its length:
+ *     - a later piece shorter than SRV_MAX_WRITE is the last; so is a
+ *       first one of at most SRV_MAX_WRITE - page bytes;
+ *     - a first piece of SRV_MAX_WRITE - page + 1 .. SRV_MAX_WRITE - 1
+ *       bytes is either a whole policy or the start of a longer one
+ *       from a buffer that does not start a page (a malloc'd buffer of
+ *       megabytes starts 16 bytes into one).  It is loaded at once: a
+ *       strict prefix of a policy never loads (libsepol reads every
+ *       section the image announces), so a load that works was whole;
+ *       one that fails keeps the bytes for the pieces to come, and its
+ *       error for close(2), should none come;
+ *     - a piece of SRV_MAX_WRITE bytes may be followed by more: the
+ *       load waits for a shorter piece, or for flush (close(2)), whose
+ *       error is then close's.
+ *   A first piece that does not start as a policy does (its header:
+ *   pol_header_ok) is loaded at once, to fail as it will anyway.  An
+ *   error at the last piece is write's: write(2) returns it, or, when
+ *   pieces came before (a policy over SRV_MAX_WRITE whose header is
+ *   right and whose body is not), their count (the kernel sees the
+ *   whole write at once, and returns the error).  (Until 2026-12 any piece shorter
+ *   than SRV_MAX_WRITE was taken for the last: a policy over 1 MiB from
+ *   a buffer not on a page boundary failed with EINVAL.)
  */
 #include <errno.h>
-#include <malloc.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "files.h"
 #include "handle.h"
+#include "log.h"
+#include "mem.h"
 
 /* What one write to "load" may carry (EFBIG beyond). */
 #define LOAD_MAX (64u << 20)
@@ -33,14 +61,18 @@ struct handle {
 	uint64_t base;
 	char *answer;
 	size_t anslen;
-	/* plain file content */
+	/* plain file content; or "policy"'s shared image (img) */
 	char *content;
 	size_t clen;
 	bool have_content;
+	struct pol_image *img;
+	const char *idata;
+	size_t ilen;
 	/* load */
 	char *load;
 	size_t loadlen, loadcap;
 	bool load_pending;
+	int tried; /* -errno of loading these very bytes once, or 0 */
 	/* every open handle, for the ones still open when we stop */
 	struct handle *prev, *next;
 };
@@ -60,6 +92,8 @@ static void handle_free(struct handle *h)
 		handles = h->next;
 	if (h->next)
 		h->next->prev = h->prev;
+	if (h->img)
+		sfs_policy_close(h->img);
 	free(h->answer);
 	free(h->content);
 	free(h->load);
@@ -70,8 +104,8 @@ int hnd_open(uint64_t ino, unsigned uid, struct handle **out)
 {
 	struct sfs_node n;
 	struct handle *h;
+	int r;
 
-	(void)uid;
 	if (sfs_getnode(ino, &n) < 0)
 		return -ENOENT;
 	if (n.kind == SFS_DIR)
@@ -80,6 +114,12 @@ int hnd_open(uint64_t ino, unsigned uid, struct handle **out)
 	if (!h)
 		return -ENOMEM;
 	h->ino = ino;
+	/* "policy": its bytes as they are at the open, as in the kernel */
+	if (sfs_is_policy(ino) &&
+	    (r = sfs_policy_open(uid, &h->img, &h->idata, &h->ilen)) < 0) {
+		free(h);
+		return r;
+	}
 	h->next = handles;
 	if (handles)
 		handles->prev = h;
@@ -117,6 +157,10 @@ int hnd_read(struct handle *h, uint64_t off, size_t size, const char **data,
 		window(h->answer, h->anslen, off, size, data, len);
 		return 0;
 	}
+	if (h->img) {
+		window(h->idata, h->ilen, off, size, data, len);
+		return 0;
+	}
 	if (!h->have_content || off == 0) {
 		free(h->content);
 		h->content = NULL;
@@ -130,25 +174,46 @@ int hnd_read(struct handle *h, uint64_t off, size_t size, const char **data,
 	return 0;
 }
 
-static int load_now(struct handle *h, unsigned uid)
+static void load_reset(struct handle *h)
 {
-	int r;
-
-	h->load_pending = false;
-	r = sfs_load(h->load, h->loadlen, uid);
 	free(h->load);
 	h->load = NULL;
 	h->loadlen = h->loadcap = 0;
+	h->load_pending = false;
+	h->tried = 0;
+}
+
+/* The gathered bytes to sfs_load.  Unless keep (and the load fails),
+ * they go. */
+static int load_now(struct handle *h, unsigned uid, bool keep)
+{
+	int r;
+
+	if (h->tried && !keep) {
+		/* these bytes failed already: their error, once more */
+		r = h->tried;
+		load_reset(h);
+		return r;
+	}
+	r = sfs_load(h->load, h->loadlen, uid);
+	if (r < 0 && keep)
+		h->tried = r;
+	else
+		load_reset(h);
 	/* A load frees a policy's worth of memory (the old one, or the one
 	 * refused): give it back, as a long-running daemon should, from
-	 * every thread's arena. */
-	malloc_trim(0);
+	 * every thread's arena.  The bytes in use then: with the same
+	 * policy loaded, the same whatever came before, unless something
+	 * leaks (tests/integration/server/stress.py reads them). */
+	mem_trim();
+	srv_log("memory: %zu bytes in use after the load", mem_in_use());
 	return r;
 }
 
 static ssize_t load_write(struct handle *h, const char *buf, size_t size,
 			  uint64_t off, unsigned uid)
 {
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	int r;
 
 	if (uid != 0)
@@ -159,22 +224,33 @@ static ssize_t load_write(struct handle *h, const char *buf, size_t size,
 		return -EFBIG;
 	if (h->loadlen + size > h->loadcap) {
 		size_t cap = (h->loadlen + size) * 2;
-		char *p = realloc(h->load, cap);
+		char *p;
 
-		if (!p)
+		if (cap > LOAD_MAX)
+			cap = LOAD_MAX;
+		if (!(p = realloc(h->load, cap ? cap : 1)))
 			return -ENOMEM;
 		h->load = p;
 		h->loadcap = cap;
 	}
-	memcpy(h->load + h->loadlen, buf, size);
+	if (size)
+		memcpy(h->load + h->loadlen, buf, size);
 	h->loadlen += size;
 	h->load_pending = true;
-	if (size < SRV_MAX_WRITE) {
-		r = load_now(h, uid);
-		if (r < 0)
-			return r;
+	h->tried = 0;
+	if (off == 0 && !sfs_load_header_ok(h->load, h->loadlen)) {
+		r = load_now(h, uid, false); /* not a policy: refused now */
+		return r < 0 ? r : (ssize_t)size;
 	}
-	return (ssize_t)size;
+	if (size >= SRV_MAX_WRITE)
+		return (ssize_t)size; /* more may follow */
+	if (off == 0 && page < SRV_MAX_WRITE && size > SRV_MAX_WRITE - page) {
+		/* whole, or the first piece of a longer one */
+		load_now(h, uid, true);
+		return (ssize_t)size;
+	}
+	r = load_now(h, uid, false);
+	return r < 0 ? r : (ssize_t)size;
 }
 
 ssize_t hnd_write(struct handle *h, const char *buf, size_t size,
@@ -207,13 +283,13 @@ ssize_t hnd_write(struct handle *h, const char *buf, size_t size,
 
 int hnd_flush(struct handle *h, unsigned uid)
 {
-	return h->load_pending ? load_now(h, uid) : 0;
+	return h->load_pending ? load_now(h, uid, false) : 0;
 }
 
 void hnd_release(struct handle *h)
 {
 	if (h->load_pending)
-		load_now(h, 0);
+		load_now(h, 0, false);
 	handle_free(h);
 }
 
