@@ -26,8 +26,10 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "files.h"
 #include "fuse_run.h"
@@ -261,6 +263,26 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		free(out);
 }
 
+/*
+ * libfuse reads each request into its worker's buffer (1 MiB and a page,
+ * one per worker, kept for the worker's life): a write of a load's
+ * pieces leaves its pages resident, 2 MiB for two workers, though they
+ * hold nothing that is used again.  Past KEEP bytes, the whole pages of
+ * the write's bytes (read, copied, done with) are given back, as uring.c
+ * does with its own buffers; the next request is read over them.
+ */
+#define KEEP (64u << 10)
+
+static void drop_pages(const char *buf, size_t size)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = ((uintptr_t)buf + KEEP + page - 1) & ~(page - 1);
+	uintptr_t to = ((uintptr_t)buf + size) & ~(page - 1);
+
+	if (size > KEEP && to > from)
+		madvise((void *)from, to - from, MADV_DONTNEED);
+}
+
 static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 		     size_t size, off_t off, struct fuse_file_info *fi)
 {
@@ -272,6 +294,7 @@ static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 	srv_lock();
 	r = hnd_write(h, buf, size, (uint64_t)off, uid);
 	srv_unlock();
+	drop_pages(buf, size);
 	if (r < 0)
 		fuse_reply_err(req, (int)-r);
 	else

@@ -6,7 +6,7 @@ Run by tests/lib/with-server.sh, which mounts the server on
 $SELINUXFS_MNT serving POLICY (the bundled MLS policy) and exports
 SELINUXFSD_PID:
 
-    hostile.py POLICY BIGPOLICY
+    hostile.py POLICY BIGPOLICY [--no-rss]
 
 BIGPOLICY is bigpolicy.py's policy, some 2.5 MB.  Sections:
 
@@ -39,6 +39,19 @@ sids: access requests naming 40,000 distinct contexts (MLS category
   Before, every context stayed (and ss/sidtab_hash_stats counted cached
   decisions instead).
 
+memory: 24 loads of BIGPOLICY, whole and cut short, from the four
+  offsets, with a few readers between them, must leave the server's
+  VmRSS, once settled with POLICY loaded again, less than RSS_BOUND_KIB
+  above what it was settled before them.  What that guards against:
+  memory freed but kept resident, a gathered policy (2.6 MB) or a loaded
+  one's structures (some 10 MB); before kernel/server/mem.c's fixed
+  thresholds and single arena, and fuse.c giving back the pages of a
+  worker's buffer that a large write filled, 3-5 MiB stayed (10-20 MiB
+  after 80 such loads).  What may stay: fragments of the small blocks
+  (measured: -500 to +300 KiB).  --no-rss (a
+  sanitized build, whose allocator keeps freed memory in quarantine)
+  prints the figures without the bound.
+
 Prints one line per check; exits 1 on any failure.
 """
 import errno
@@ -49,7 +62,10 @@ import sys
 MNT = os.environ["SELINUXFS_MNT"]
 SERVER = int(os.environ["SELINUXFSD_PID"])
 POLICY, BIGPOLICY = sys.argv[1], sys.argv[2]
+CHECK_RSS = "--no-rss" not in sys.argv[3:]
 SID_CAP, INITIAL_MAX = 16384, 27
+RSS_BOUND_KIB = 2048
+ROUNDS = 3
 failures = 0
 
 
@@ -295,8 +311,46 @@ def section_sids():
           (err, ans) == (None, target(12345).encode() + b"\0"))
 
 
+# ------------------------------------------------------------- memory
+def vmrss():
+    with open("/proc/%d/status" % SERVER) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return -1
+
+
+def section_memory():
+    pol = open(POLICY, "rb").read()
+    big = open(BIGPOLICY, "rb").read()
+    cut = big[:len(big) - 100000]
+    load(pol)
+    rss0 = vmrss()
+    buf = mmap.mmap(-1, 3 << 20)
+    ok = True
+    for _ in range(ROUNDS):
+        for off in (0, 16, 48, 4000):
+            buf[off:off + len(big)] = big
+            ok = ok and load(memoryview(buf)[off:off + len(big)])[0] is None
+            buf[off:off + len(cut)] = cut
+            load(memoryview(buf)[off:off + len(cut)])
+        for _ in range(3):
+            read("policy")
+            read("enforce")
+    buf.close()
+    check("memory: %d loads of the big policy" % (4 * ROUNDS), ok)
+    load(pol)
+    rss1 = vmrss()
+    print("memory: VmRSS %d KiB settled, %d after %d big loads (%+d)" %
+          (rss0, rss1, 8 * ROUNDS, rss1 - rss0), flush=True)
+    if CHECK_RSS:
+        check("memory: VmRSS back within %d KiB" % RSS_BOUND_KIB,
+              rss1 - rss0 < RSS_BOUND_KIB, "%+d KiB" % (rss1 - rss0))
+
+
 section_policy()
 section_load()
 section_sids()
+section_memory()
 print("%d failures" % failures)
 sys.exit(1 if failures else 0)
