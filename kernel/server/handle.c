@@ -210,10 +210,22 @@ static int load_now(struct handle *h, unsigned uid, bool keep)
 	return r;
 }
 
+/* The page FUSE cuts a write's pieces at: the system's; a fuzz build
+ * sets a smaller one (SRV_PAGE) with SRV_MAX_WRITE, so that a small
+ * policy arrives in pieces. */
+static size_t page_size(void)
+{
+#ifdef SRV_PAGE
+	return SRV_PAGE;
+#else
+	return (size_t)sysconf(_SC_PAGESIZE);
+#endif
+}
+
 static ssize_t load_write(struct handle *h, const char *buf, size_t size,
 			  uint64_t off, unsigned uid)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t page = page_size();
 	int r;
 
 	if (uid != 0)

@@ -20,7 +20,8 @@
 /*
  * The largest write FUSE hands us in one request (fuse.c's max_write):
  * a longer write(2) arrives as several WRITE requests.  A fuzz build
- * lowers it (SRV_MAX_WRITE), so that small policies arrive in pieces.
+ * lowers it (SRV_MAX_WRITE, with SRV_PAGE: handle.c), so that small
+ * policies arrive in pieces.
  */
 #ifndef SRV_MAX_WRITE
 #define SRV_MAX_WRITE (1u << 20)

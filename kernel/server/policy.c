@@ -217,7 +217,8 @@ int pol_load(const void *data, size_t len)
 		free(ns);
 		return -ENOMEM;
 	}
-	memcpy(copy, data, len);
+	if (len) /* a write of nothing to "load" has no bytes (NULL) */
+		memcpy(copy, data, len);
 	size_t used;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
