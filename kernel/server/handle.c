@@ -27,7 +27,11 @@
  *       strict prefix of a policy never loads (libsepol reads every
  *       section the image announces), so a load that works was whole;
  *       one that fails keeps the bytes for the pieces to come, and its
- *       error for close(2), should none come;
+ *       error for close(2), should none come.  (A policy of that size
+ *       followed by other bytes, which the kernel would load ignoring
+ *       them, loads here too, but its write(2) stops short after the
+ *       first piece: the next is refused.  A bad policy of that size
+ *       has its error at close(2) only.);
  *     - a piece of SRV_MAX_WRITE bytes may be followed by more: the
  *       load waits for a shorter piece, or for flush (close(2)), whose
  *       error is then close's.
