@@ -40,8 +40,8 @@
  *   error at the last piece is write's: write(2) returns it, or, when
  *   pieces came before (a policy over SRV_MAX_WRITE whose header is
  *   right and whose body is not), their count (the kernel sees the
- *   whole write at once, and returns the error).  (Until 2026-12 any piece shorter
- *   than SRV_MAX_WRITE was taken for the last: a policy over 1 MiB from
+ *   whole write at once, and returns the error).  (Until 2026-12 any piece
+ * shorter than SRV_MAX_WRITE was taken for the last: a policy over 1 MiB from
  *   a buffer not on a page boundary failed with EINVAL.)
  */
 #include <errno.h>
@@ -269,8 +269,8 @@ static ssize_t load_write(struct handle *h, const char *buf, size_t size,
 	return r < 0 ? r : (ssize_t)size;
 }
 
-ssize_t hnd_write(struct handle *h, const char *buf, size_t size,
-		  uint64_t off, unsigned uid)
+ssize_t hnd_write(struct handle *h, const char *buf, size_t size, uint64_t off,
+		  unsigned uid)
 {
 	struct sfs_node n;
 	int r;

@@ -43,8 +43,8 @@ int hnd_read(struct handle *h, uint64_t off, size_t size, const char **data,
 	     size_t *len);
 
 /* A write of size bytes at off by uid: the count taken, or -errno. */
-ssize_t hnd_write(struct handle *h, const char *buf, size_t size,
-		  uint64_t off, unsigned uid);
+ssize_t hnd_write(struct handle *h, const char *buf, size_t size, uint64_t off,
+		  unsigned uid);
 
 /* close(2) of a descriptor of h: a load still pending is made now; its
  * error is close's. */

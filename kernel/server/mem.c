@@ -29,7 +29,7 @@
 
 /* AddressSanitizer's and its kin's count of bytes in use, when linked. */
 extern size_t __sanitizer_get_current_allocated_bytes(void)
-	__attribute__((weak));
+    __attribute__((weak));
 
 void mem_setup(void)
 {

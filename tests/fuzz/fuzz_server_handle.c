@@ -64,20 +64,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static char *base; /* the policy's bytes */
 static size_t baselen;
 
-enum { F_ACCESS, F_CREATE, F_RELABEL, F_MEMBER, F_USER, F_CONTEXT, F_LOAD,
-       F_POLICY, F_ENFORCE, F_BOOL, F_STATUS, F_NULL, F_VALIDATETRANS,
-       F_CLASSINDEX, F_MLS, NFILES };
+enum {
+	F_ACCESS,
+	F_CREATE,
+	F_RELABEL,
+	F_MEMBER,
+	F_USER,
+	F_CONTEXT,
+	F_LOAD,
+	F_POLICY,
+	F_ENFORCE,
+	F_BOOL,
+	F_STATUS,
+	F_NULL,
+	F_VALIDATETRANS,
+	F_CLASSINDEX,
+	F_MLS,
+	NFILES
+};
 static const char *const file_path[NFILES] = {
-	"access", "create", "relabel", "member", "user", "context", "load",
-	"policy", "enforce", "booleans/b", "status", "null", "validatetrans",
-	"class/file/index", "mls",
+    "access",  "create", "relabel",	  "member",	      "user",
+    "context", "load",	 "policy",	  "enforce",	      "booleans/b",
+    "status",  "null",	 "validatetrans", "class/file/index", "mls",
 };
 static uint64_t file_ino[NFILES];
 
 /* contexts of the policy, put before a request's bytes */
 static const char *const ctx[] = {
-	"u:r:t:s0", "u:object_r:u_t:s0", "u:r:t:s0-s1:c0.c2",
-	"u:object_r:u_t:s1:c1", "u:r:u_t:s0:c0,c2", "u:r:t",
+    "u:r:t:s0",		 "u:object_r:u_t:s0",
+    "u:r:t:s0-s1:c0.c2", "u:object_r:u_t:s1:c1",
+    "u:r:u_t:s0:c0,c2",	 "u:r:t",
 };
 #define NCTX (sizeof(ctx) / sizeof(ctx[0]))
 
@@ -86,9 +102,9 @@ struct slot {
 	int file;
 	unsigned uid;
 	uint64_t next; /* where a write would continue */
-	bool written;	/* a transaction's request taken */
-	uint64_t base;	/* where its answer starts */
-	char *answer;	/* the answer a fresh handle gives that request */
+	bool written;  /* a transaction's request taken */
+	uint64_t base; /* where its answer starts */
+	char *answer;  /* the answer a fresh handle gives that request */
 	size_t anslen;
 };
 static struct slot slots[SLOTS];
@@ -232,17 +248,18 @@ static void op_write(struct slot *s, const uint8_t **p, const uint8_t *end)
 	mode = *(*p)++;
 	len = *(*p)++;
 	if (mode & 4)
-		n = (size_t)snprintf(buf, sizeof(buf), "%s %s %u ",
-				     ctx[(mode >> 3) % NCTX],
-				     ctx[(mode >> 5) % NCTX],
-				     (unsigned)(1 + (len & 1)));
+		n = (size_t)snprintf(
+		    buf, sizeof(buf), "%s %s %u ", ctx[(mode >> 3) % NCTX],
+		    ctx[(mode >> 5) % NCTX], (unsigned)(1 + (len & 1)));
 	if (len > (size_t)(end - *p))
 		len = (size_t)(end - *p);
 	memcpy(buf + n, *p, len);
 	*p += len;
 	len += n;
-	off = (mode & 3) == 0 ? s->next : (mode & 3) == 1 ? 0 :
-		   (mode & 3) == 2 ? 1 : (uint64_t)1 << 40;
+	off = (mode & 3) == 0	? s->next
+	      : (mode & 3) == 1 ? 0
+	      : (mode & 3) == 2 ? 1
+				: (uint64_t)1 << 40;
 	if (is_tx(s->file) && !s->written) {
 		free(s->answer);
 		reference(s->file, buf, len, &s->answer, &s->anslen);
@@ -296,9 +313,10 @@ static void op_read(struct slot *s, const uint8_t **p, const uint8_t *end)
 		/* from the offset after the request; a read before it reads
 		 * from the answer's start (handle.c) */
 		uint64_t at = off >= s->base ? off - s->base : off;
-		size_t want = at >= s->anslen ? 0 :
-			      size < s->anslen - at ? size :
-						      (size_t)(s->anslen - at);
+		size_t want = at >= s->anslen ? 0
+			      : size < s->anslen - at
+				  ? size
+				  : (size_t)(s->anslen - at);
 
 		if (n != want || (n && memcmp(d, s->answer + at, n)))
 			bad("a transaction's answer differs from its own");
@@ -361,7 +379,8 @@ static void op_load(const uint8_t **p, const uint8_t *end)
 	else if (v == 2)
 		bytes[k] ^= (char)(1 + (k & 0x7f));
 	else if (v == 3) {
-		len = (size_t)(end - *p) < baselen ? (size_t)(end - *p) : baselen;
+		len =
+		    (size_t)(end - *p) < baselen ? (size_t)(end - *p) : baselen;
 		memcpy(bytes, *p, len);
 		*p += len;
 	}

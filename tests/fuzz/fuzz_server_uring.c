@@ -85,9 +85,9 @@ static void check_request(struct uring_req_header *hdr, const uint8_t *rest,
 
 	/* payload_sz small, or (its top 4 bits set) up to the bound and
 	 * past it, to URM_PAYLOAD + 4096 */
-	hdr->ent.payload_sz = (hdr->ent.payload_sz >> 28) == 0xf ?
-				      hdr->ent.payload_sz % (URM_PAYLOAD + 4097) :
-				      hdr->ent.payload_sz % 4096;
+	hdr->ent.payload_sz = (hdr->ent.payload_sz >> 28) == 0xf
+				  ? hdr->ent.payload_sz % (URM_PAYLOAD + 4097)
+				  : hdr->ent.payload_sz % 4096;
 	psz = hdr->ent.payload_sz;
 	memcpy(&ih, hdr->in_out, sizeof(ih));
 	/* len near the sum, so that both outcomes come up */
@@ -132,9 +132,9 @@ static void check_reply(struct uring_req_header *hdr, const uint8_t *p,
 		return;
 	count = p[0] % 7;
 	for (int i = 0; i < count; i++) {
-		size_t len = i < (int)(n - 1) / 2 ?
-				     (size_t)(p[1 + 2 * i] | p[2 + 2 * i] << 8) :
-				     (size_t)i;
+		size_t len = i < (int)(n - 1) / 2
+				 ? (size_t)(p[1 + 2 * i] | p[2 + 2 * i] << 8)
+				 : (size_t)i;
 
 		/* now and then (the top 4 bits set) up to and past the
 		 * payload's size */
@@ -206,9 +206,9 @@ static void check_init(const uint8_t *p, size_t n)
 		flags |= (uint64_t)in.flags2 << 32;
 	offer = urm_init_offer(buf, len);
 	if (offer != (len == sizeof(buf) && ih.opcode == FUSE_INIT &&
-				      (flags & FUSE_OVER_IO_URING) ?
-			      ih.unique :
-			      0))
+			      (flags & FUSE_OVER_IO_URING)
+			  ? ih.unique
+			  : 0))
 		bad();
 	/* the reply: accepted only for that unique, without an error, and
 	 * long enough to hold flags2 */
@@ -217,8 +217,8 @@ static void check_init(const uint8_t *p, size_t n)
 	oh.len = sizeof(oh) + sizeof(o);
 	oh.error = n > 1 && p[1] & 1 ? -EPROTO : 0;
 	oh.unique = n > 2 && p[2] & 1 ? ih.unique + 1 : ih.unique;
-	iov[0] = (struct iovec){ &oh, sizeof(oh) };
-	iov[1] = (struct iovec){ &o, n > 2 && p[2] & 2 ? 20 : sizeof(o) };
+	iov[0] = (struct iovec){&oh, sizeof(oh)};
+	iov[1] = (struct iovec){&o, n > 2 && p[2] & 2 ? 20 : sizeof(o)};
 	want = offer && oh.unique == offer && !oh.error &&
 	       iov[1].iov_len >= offsetof(struct fuse_init_out, flags2) + 4;
 	if (urm_init_accept(iov, 2, offer) != want)
@@ -237,9 +237,8 @@ static void check_trim(const uint8_t *p, size_t n)
 	       keep = n >= 5 ? (size_t)p[4] << 10 : 65536;
 	size_t from = urm_trim_from(used, keep, page, URM_PAYLOAD);
 
-	if (from > URM_PAYLOAD || (from < URM_PAYLOAD && (from % page ||
-							  from < used ||
-							  from < keep)))
+	if (from > URM_PAYLOAD ||
+	    (from < URM_PAYLOAD && (from % page || from < used || from < keep)))
 		bad();
 	if (from == URM_PAYLOAD && used < URM_PAYLOAD - page &&
 	    keep < URM_PAYLOAD - page)

@@ -57,6 +57,7 @@ Prints one line per check; exits 1 on any failure.
 import errno
 import mmap
 import os
+import stat
 import sys
 
 MNT = os.environ["SELINUXFS_MNT"]
@@ -139,7 +140,11 @@ def as_nobody(fn):
 
 def server_log():
     """The server's log so far (its stderr, a file with-server.sh made)."""
-    with open("/proc/%d/fd/2" % SERVER, "rb") as f:
+    log = "/proc/%d/fd/2" % SERVER
+    if not stat.S_ISREG(os.stat(log).st_mode):
+        sys.exit("hostile.py: the server's stderr is no file "
+                 "(with-server.sh makes it one)")
+    with open(log, "rb") as f:
         return f.read().decode(errors="replace")
 
 

@@ -101,7 +101,7 @@ static void *slurp(const char *path, size_t *len)
 /* The target context of request i: bit k of i names c(37 k mod 256). */
 static void target(unsigned long i, char *buf, size_t size)
 {
-	bool cat[256] = { false };
+	bool cat[256] = {false};
 	size_t n = (size_t)snprintf(buf, size, "system_u:object_r:etc_t:s0");
 	const char *sep = ":";
 
@@ -110,7 +110,8 @@ static void target(unsigned long i, char *buf, size_t size)
 			cat[(37 * k) % 256] = true;
 	for (unsigned c = 0; c < 256; c++)
 		if (cat[c]) {
-			n += (size_t)snprintf(buf + n, size - n, "%sc%u", sep, c);
+			n += (size_t)snprintf(buf + n, size - n, "%sc%u", sep,
+					      c);
 			sep = ",";
 		}
 }
@@ -204,8 +205,7 @@ int main(int argc, char **argv)
 		if (i % HOT == 0) {
 			a = ask(access, HOTQ "6", &err);
 			if (err || strcmp(a, hot0))
-				fail("hot query answers %s (errno %d)", a,
-				     err);
+				fail("hot query answers %s (errno %d)", a, err);
 			free(a);
 		}
 		if (i % 1000 == 0) {
@@ -214,8 +214,8 @@ int main(int argc, char **argv)
 				/* the canonical form may differ from ours
 				 * only by ranges c1.c3; ours names no runs
 				 * of three (37 apart) */
-				fail("context %s answers %s (errno %d)", tgt,
-				     a, err);
+				fail("context %s answers %s (errno %d)", tgt, a,
+				     err);
 			}
 			free(a);
 		}
@@ -238,8 +238,8 @@ int main(int argc, char **argv)
 				use0 = use;
 			}
 			printf("%lu contexts: %lu SIDs held, in use %lld KiB "
-			       "(%+lld), VmRSS %lld KiB (%+lld)\n", i,
-			       sid_entries(stats), use, use - use0, rss,
+			       "(%+lld), VmRSS %lld KiB (%+lld)\n",
+			       i, sid_entries(stats), use, use - use0, rss,
 			       rss - rss0);
 			fflush(stdout);
 			if (use - use0 > BOUND_KIB) {
