@@ -11,9 +11,11 @@
  * the bytes it takes:
  *   open F U     open file F (of a list: the transaction files, load,
  *                policy, enforce, a boolean, status, null,
- *                validatetrans, a class index, mls) as root or, U odd,
+ *                validatetrans, a class index, mls, a directory) as
+ *                root or, U odd,
  *                as uid 1000 (the slot's handle released first)
- *   write M N .. N bytes (from the input; a context or two of the
+ *   write M N .. N bytes (4 N with M's top bit and N odd; from the
+ *                input; a context or two of the
  *                policy put before them when M says so) at an offset M
  *                picks: the slot's next one, 0, 1, or 2^40
  *   read O Z     Z bytes at offset O
@@ -39,7 +41,8 @@
  * cut short never does, and any load moved policyload exactly when
  * every piece and the flush succeeded.  Every handle is released at the
  * end of an input, and the policy loaded again if it changed, so that
- * an input reproduces alone.
+ * an input reproduces alone (those still open then as when the server
+ * stops: hnd_release_all).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -80,12 +83,14 @@ enum {
 	F_VALIDATETRANS,
 	F_CLASSINDEX,
 	F_MLS,
+	F_DIR,
 	NFILES
 };
 static const char *const file_path[NFILES] = {
-    "access",  "create", "relabel",	  "member",	      "user",
-    "context", "load",	 "policy",	  "enforce",	      "booleans/b",
-    "status",  "null",	 "validatetrans", "class/file/index", "mls",
+    "access",	     "create",		 "relabel", "member",
+    "user",	     "context",		 "load",    "policy",
+    "enforce",	     "booleans/b",	 "status",  "null",
+    "validatetrans", "class/file/index", "mls",	    "class",
 };
 static uint64_t file_ino[NFILES];
 
@@ -225,8 +230,8 @@ static void op_open(struct slot *s, const uint8_t **p, const uint8_t *end)
 		s->h = NULL;
 		if (f == F_POLICY && uid == 0 && r != -EBUSY)
 			bad("root cannot open policy");
-		if (f != F_POLICY && r != -ENOENT)
-			bad("a file does not open");
+		if (f == F_DIR ? r != -EISDIR : f != F_POLICY && r != -ENOENT)
+			bad("a file does not open, or a directory does");
 		return;
 	}
 	if (f == F_POLICY && uid != 0)
@@ -237,7 +242,7 @@ static void op_open(struct slot *s, const uint8_t **p, const uint8_t *end)
 
 static void op_write(struct slot *s, const uint8_t **p, const uint8_t *end)
 {
-	char buf[1024];
+	char buf[1200];
 	size_t n = 0, len;
 	uint64_t off;
 	uint8_t mode;
@@ -247,6 +252,8 @@ static void op_write(struct slot *s, const uint8_t **p, const uint8_t *end)
 		return;
 	mode = *(*p)++;
 	len = *(*p)++;
+	if (mode & 0x80 && len & 1) /* up to 1020: a whole piece of a load */
+		len *= 4;
 	if (mode & 4)
 		n = (size_t)snprintf(
 		    buf, sizeof(buf), "%s %s %u ", ctx[(mode >> 3) % NCTX],
@@ -480,8 +487,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 		}
 	}
-	for (int i = 0; i < SLOTS; i++)
+	/* the handles left: freed as when the server stops (no RELEASE) */
+	for (int i = 0; i < SLOTS; i++) {
+		slots[i].h = NULL;
 		drop(&slots[i]);
+	}
+	hnd_release_all();
 	if (status_page()->policyload != load0) {
 		/* back to the policy (a piece's change may have loaded) */
 		int r = -ENOMEM;
