@@ -29,10 +29,18 @@
  *    (The old table also slowed with its size: 10^5 requests took 17 s,
  *    10^6 more than 10 minutes; the first checkpoint past the bound
  *    ends the test.)
- *  - answers stay right: a hot query (asked every HOT requests, so
+ *  - answers stay right: every request answers what a target of its
+ *    type (etc_t, or shadow_t for every third) answers, which differ,
+ *    so that a decision cached under a SID given again to another
+ *    context would show; a hot query (asked every HOT requests, so
  *    that its SIDs stay in the table) and the first context named
  *    (long since reclaimed, then named again) answer as they did at the
  *    start, and "context" gives back every 1000th context as named.
+ *
+ * Built a second time with a bound of 1000 SIDs and SID numbers that
+ * restart past 50,000 (SRV_SID_CAP, SIDX_RESTART): 300,000 contexts then
+ * make the table reclaim all the time and the numbers restart (and
+ * the decision cache empty) five times, under the same checks.
  *
  * Prints the figures at each checkpoint; exits 1 on a failure.
  */
@@ -46,12 +54,17 @@
 #include "files.h"
 #include "mem.h"
 
-#define SID_CAP 16384u /* SRV_SID_CAP, kernel/server/policy.c */
+/* SRV_SID_CAP, kernel/server/policy.c: a build of this test may lower
+ * it, and SIDX_RESTART (context.h), for both the server and the test */
+#ifndef SRV_SID_CAP
+#define SRV_SID_CAP 16384
+#endif
+#define SID_CAP ((unsigned long)SRV_SID_CAP)
 #define INITIAL_MAX 27u
 #define BOUND_KIB 2048
 #define CHECK 100000u
 #define HOT 64u
-#define SOURCE "system_u:system_r:init_t:s0-s3:c0.c255"
+#define SOURCE "system_u:system_r:sshd_t:s0-s3:c0.c255"
 #define HOTQ SOURCE " system_u:object_r:etc_t:s0:c1,c7 "
 
 static int failures;
@@ -98,11 +111,13 @@ static void *slurp(const char *path, size_t *len)
 	return b;
 }
 
-/* The target context of request i: bit k of i names c(37 k mod 256). */
+/* The target context of request i: shadow_t for every third, etc_t for
+ * the others, whose decisions differ; bit k of i names c(37 k mod 256). */
 static void target(unsigned long i, char *buf, size_t size)
 {
 	bool cat[256] = {false};
-	size_t n = (size_t)snprintf(buf, size, "system_u:object_r:etc_t:s0");
+	size_t n = (size_t)snprintf(buf, size, "system_u:object_r:%s:s0",
+				    i % 3 ? "etc_t" : "shadow_t");
 	const char *sep = ":";
 
 	for (unsigned k = 0; k < 32; k++)
@@ -166,7 +181,7 @@ int main(int argc, char **argv)
 	uint64_t access, context, stats;
 	unsigned long n, i, peak = 0;
 	long long rss0 = 0, use0 = 0;
-	char req[1024], tgt[512], *hot0, *first0, *a;
+	char req[1024], tgt[512], *hot0, *first0, *a, *want[2];
 	size_t plen;
 	void *pol;
 	int err;
@@ -195,13 +210,32 @@ int main(int argc, char **argv)
 	if (err)
 		fail("first query: errno %d", err);
 
+	/* what a target of each type answers (with categories: the
+	 * source's low level s0 dominates none, the MLS constraints take
+	 * every permission, and what is left differs by type) */
+	for (int k = 0; k < 2; k++) {
+		target(k ? 1 : 3, tgt, sizeof(tgt));
+		snprintf(req, sizeof(req), SOURCE " %s 6", tgt);
+		want[k] = ask(access, req, &err);
+		if (err)
+			fail("access %s: errno %d", req, err);
+	}
+	if (!strcmp(want[0], want[1]))
+		fail("etc_t and shadow_t answer alike (%s): no check of a "
+		     "SID mistaken for another",
+		     want[0]);
+
 	for (i = 1; i <= n; i++) {
 		target(i, tgt, sizeof(tgt));
 		snprintf(req, sizeof(req), SOURCE " %s 6", tgt);
 		a = ask(access, req, &err);
 		if (err)
 			fail("access %s: errno %d", req, err);
+		else if (strcmp(a, want[i % 3 != 0]))
+			fail("access %s answers %s, as the other type", req, a);
 		free(a);
+		if (failures > 20)
+			break;
 		if (i % HOT == 0) {
 			a = ask(access, HOTQ "6", &err);
 			if (err || strcmp(a, hot0))
@@ -259,10 +293,12 @@ int main(int argc, char **argv)
 	if (err || strcmp(a, first0))
 		fail("the first context again: %s (errno %d)", a, err);
 	free(a);
-	printf("most SIDs held: %lu (bound %u + %u initial + 2)\n", peak,
+	printf("most SIDs held: %lu (bound %lu + %u initial + 2)\n", peak,
 	       SID_CAP, INITIAL_MAX);
 	free(hot0);
 	free(first0);
+	free(want[0]);
+	free(want[1]);
 	printf("%d failures\n", failures);
 	return failures ? 1 : 0;
 }
