@@ -468,20 +468,34 @@ int sfs_read(uint64_t ino, char **data, size_t *len)
 			    "longest chain: %u\n",
 			    pol_cache_entries(), pol_cache_entries(), 65536u,
 			    pol_cache_entries() ? 1u : 0u);
-	case I_SS_SIDTAB:
-		return text(data, len, "entries: %u\n", pol_cache_entries());
+	case I_SS_SIDTAB: {
+		/* the kernel's format; its "buckets" are our hash's slots,
+		 * one per SID, and a chain the longest search */
+		struct srv_sid_stats ss;
+
+		pol_sid_stats(&ss);
+		return text(data, len,
+			    "entries: %u\nbuckets used: %u/%u\n"
+			    "longest chain: %u\n",
+			    ss.entries, ss.entries, ss.slots, ss.longest);
+	}
 	case I_NULL:
 		return text(data, len, "%s", "");
 	case I_POLICY: {
-		void *img;
+		/* a copy (a reader through handle.c shares the image) */
+		struct pol_image *img;
+		const char *bytes;
 		size_t n;
-		int r = pol_image(&img, &n);
+		int r = pol_image_get(&img, &bytes, &n);
 
 		if (r < 0)
 			return r;
-		*data = img;
+		*data = malloc(n ? n : 1);
+		if (*data)
+			memcpy(*data, bytes, n);
+		pol_image_put(img);
 		*len = n;
-		return 0;
+		return *data ? 0 : -ENOMEM;
 	}
 	case I_STATUS:
 		/*
@@ -592,6 +606,7 @@ static int do_validatetrans(const char *data, size_t len, uint64_t off)
 	req = request(data, len);
 	if (!req)
 		return -ENOMEM;
+	pol_begin();
 	/* "%s %s %hu %s": old context, new context, class, task context */
 	p = scan_word(req, &o);
 	if (p)
@@ -684,7 +699,12 @@ int sfs_write(uint64_t ino, const char *data, size_t len, uint64_t off,
 	}
 }
 
-/* The policy written to "load", whole (fuse.c gathers the chunks). */
+bool sfs_load_header_ok(const void *data, size_t len)
+{
+	return pol_header_ok(data, len);
+}
+
+/* The policy written to "load", whole (handle.c gathers the pieces). */
 int sfs_load(const void *data, size_t len, unsigned uid)
 {
 	int r;
@@ -904,6 +924,7 @@ int sfs_transact(uint64_t ino, const char *data, size_t len, unsigned uid,
 		return -EFBIG;
 	if (!pol_loaded())
 		return -EINVAL;
+	pol_begin();
 	if (ino == I_CONTEXT)
 		return tx_context(data, len, ans, anslen);
 	req = request(data, len);
@@ -930,6 +951,45 @@ int sfs_transact(uint64_t ino, const char *data, size_t len, unsigned uid,
 	}
 	free(req);
 	return r;
+}
+
+/*
+ * "policy": in the kernel, an open checks the caller's security
+ * read_policy permission (EACCES), then that no other open of the file
+ * is in progress (EBUSY), then writes the image the open reads.  The
+ * server has no caller's domain to ask the policy about: as for every
+ * privileged file (enforce, load, booleans, commit_pending_bools,
+ * checkreqprot, ...), root stands for a domain the policy allows, and
+ * any other user for one it does not.  One open at a time bounds what
+ * readers make the server hold to one image, shared with the image
+ * the next reader gets (policy.c).
+ */
+static bool policy_open;
+
+int sfs_policy_open(unsigned uid, struct pol_image **img, const char **data,
+		    size_t *len)
+{
+	int r;
+
+	if (uid != 0)
+		return -EACCES;
+	if (policy_open)
+		return -EBUSY;
+	if ((r = pol_image_get(img, data, len)) < 0)
+		return r;
+	policy_open = true;
+	return 0;
+}
+
+void sfs_policy_close(struct pol_image *img)
+{
+	pol_image_put(img);
+	policy_open = false;
+}
+
+bool sfs_is_policy(uint64_t ino)
+{
+	return ino == I_POLICY;
 }
 
 bool sfs_is_load(uint64_t ino)

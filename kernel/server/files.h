@@ -42,9 +42,21 @@ int sfs_transact(uint64_t ino, const char *req, size_t len, unsigned uid,
 		 char **ans, size_t *anslen);
 /* Start: load the first policy (NULL: none yet) and set enforcing. */
 int sfs_start(const void *policy, size_t len, int enforcing);
-/* A whole policy written to "load" (fuse.c gathers the chunks). */
+/* A whole policy written to "load" (handle.c gathers the pieces). */
 int sfs_load(const void *data, size_t len, unsigned uid);
+/* Whether the first bytes written to "load" can start a policy (when
+ * not, the write fails at once, whatever follows). */
+bool sfs_load_header_ok(const void *data, size_t len);
 bool sfs_is_load(uint64_t ino);
+/* "policy", as the kernel opens it: the caller must be allowed to read
+ * it (root: EACCES for others) and no other open may be in progress
+ * (EBUSY); then *data, *len are the policy's bytes as it is now, the
+ * image held (img) until sfs_policy_close.  -EINVAL with no policy. */
+struct pol_image;
+bool sfs_is_policy(uint64_t ino);
+int sfs_policy_open(unsigned uid, struct pol_image **img, const char **data,
+		    size_t *len);
+void sfs_policy_close(struct pol_image *img);
 uint64_t sfs_status_ino(void);
 
 #endif

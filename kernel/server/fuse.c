@@ -10,18 +10,9 @@
  *   the lock, so two clients are served by two threads at once.  An
  *   answer is copied out under the lock and replied without it.
  *
- * - Transaction files (access, create, ...): the answer lives in the open
- *   file's handle.  Reads are direct_io, so they reach us; the read after
- *   the write arrives at the offset the write left, which is where the
- *   answer starts.
- * - Plain files: generated when first read from offset 0 on a handle,
- *   kept for the following reads of that handle (so that a large file such
- *   as "policy" is consistent across its reads).
- * - load: the kernel takes the policy in one write; FUSE splits it into
- *   chunks of at most max_write bytes.  The chunks are gathered and the
- *   policy is loaded on the first short chunk, or at flush (close) when the
- *   size is a multiple of max_write; an error there is the short chunk's
- *   error (write(2) returns what came before) or close(2)'s.
+ * - An open file's state between its requests (a transaction's answer,
+ *   a plain file's content, the pieces of a load): handle.c, under the
+ *   lock; fuse.c only carries the requests to it and its answers back.
  * - status: through the page cache (not direct_io) so that it can be
  *   mapped; each change is pushed into the cache (notify_store).
  */
@@ -30,22 +21,23 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fuse_lowlevel.h>
-#include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "files.h"
 #include "fuse_run.h"
+#include "handle.h"
 #include "log.h"
 #include "status.h"
 #include "uring.h"
 
-#define MAX_WRITE (1u << 20)
 #define STATIC_TIMEOUT 60.0
 /*
  * libfuse's worker threads: a fixed pool, as many as a 2-core machine
@@ -84,61 +76,7 @@ static void srv_unlock(void)
 	push_settle();
 }
 
-struct handle {
-	uint64_t ino;
-	/* transaction */
-	bool written;
-	uint64_t base;
-	char *answer;
-	size_t anslen;
-	/* plain file content */
-	char *content;
-	size_t clen;
-	bool have_content;
-	/* load */
-	char *load;
-	size_t loadlen, loadcap;
-	bool load_pending;
-	/* every open handle, for the ones still open when we stop */
-	struct handle *prev, *next;
-};
-
 static struct fuse_session *session;
-
-/*
- * The open handles.  A file still open when the server stops (or whose
- * RELEASE, which the kernel sends without waiting, is still queued) gets
- * no release: srv_fuse_run frees what is left.  The list and every
- * handle's fields: under srv_mu.
- */
-static struct handle *handles;
-
-static struct handle *handle_new(void)
-{
-	struct handle *h = calloc(1, sizeof(*h));
-
-	if (!h)
-		return NULL;
-	h->next = handles;
-	if (handles)
-		handles->prev = h;
-	handles = h;
-	return h;
-}
-
-static void handle_free(struct handle *h)
-{
-	if (h->prev)
-		h->prev->next = h->next;
-	else
-		handles = h->next;
-	if (h->next)
-		h->next->prev = h->prev;
-	free(h->answer);
-	free(h->content);
-	free(h->load);
-	free(h);
-}
 
 static void fill_stat(const struct sfs_node *n, struct stat *st)
 {
@@ -171,7 +109,7 @@ static int getnode(uint64_t ino, struct sfs_node *n)
 static void op_init(void *data, struct fuse_conn_info *conn)
 {
 	(void)data;
-	conn->max_write = MAX_WRITE;
+	conn->max_write = SRV_MAX_WRITE;
 	conn->want &= ~FUSE_CAP_ASYNC_READ;
 	conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
 }
@@ -240,6 +178,13 @@ static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 	fuse_reply_attr(req, &st, timeout_of(ino));
 }
 
+static unsigned caller_uid(fuse_req_t req)
+{
+	const struct fuse_ctx *c = fuse_req_ctx(req);
+
+	return c ? (unsigned)c->uid : 65534u;
+}
+
 static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct sfs_node n;
@@ -247,11 +192,9 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	int r;
 
 	srv_lock();
-	r = sfs_getnode(ino, &n) < 0 ? -ENOENT : n.kind == SFS_DIR ? -EISDIR : 0;
-	if (r == 0 && !(h = handle_new()))
-		r = -ENOMEM;
-	if (h)
-		h->ino = ino;
+	r = hnd_open(ino, caller_uid(req), &h);
+	if (r == 0)
+		r = sfs_getnode(ino, &n);
 	srv_unlock();
 	if (r < 0) {
 		fuse_reply_err(req, -r);
@@ -277,29 +220,23 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fi->noflush = 1;
 	if (fuse_reply_open(req, fi) == -ENOENT) {
 		srv_lock();
-		handle_free(h); /* the opener was interrupted */
+		hnd_release(h); /* the opener was interrupted */
 		srv_unlock();
 	}
 }
 
 /*
- * The part of data at off of at most size bytes, copied out (under
- * srv_mu) into *out for a reply without the lock: *outlen 0 past the
- * end.  -ENOMEM.
+ * The part of a file a read answers, copied out (under srv_mu) into
+ * *out for a reply without the lock: small, or malloc'd.  -ENOMEM.
  */
-static int slice(const char *data, size_t len, uint64_t off, size_t size,
-		 char *small, size_t smallsz, char **out, size_t *outlen)
+static int copy_out(const char *data, size_t len, char *small, size_t smallsz,
+		    char **out)
 {
 	*out = small;
-	*outlen = 0;
-	if (off >= len)
-		return 0;
-	if (size > len - off)
-		size = len - off;
-	if (size > smallsz && !(*out = malloc(size)))
+	if (len > smallsz && !(*out = malloc(len)))
 		return -ENOMEM;
-	memcpy(*out, data + off, size);
-	*outlen = size;
+	if (len)
+		memcpy(*out, data, len);
 	return 0;
 }
 
@@ -307,116 +244,43 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
-	struct sfs_node n;
 	char small[4096], *out = small;
-	size_t outlen = 0;
-	uint64_t o = (uint64_t)off;
+	const char *data;
+	size_t len = 0;
 	int r;
 
+	(void)ino;
 	srv_lock();
-	if (sfs_getnode(ino, &n) < 0) {
-		r = -ENOENT;
-	} else if (n.kind == SFS_TRANSACTION) {
-		/* Nothing asked yet, or a read before the answer: from 0. */
-		if (h->written && o >= h->base)
-			o -= h->base;
-		r = slice(h->answer, h->anslen, o, size, small, sizeof(small),
-			  &out, &outlen);
-	} else {
-		r = 0;
-		if (!h->have_content || off == 0) {
-			free(h->content);
-			h->content = NULL;
-			h->have_content = false;
-			r = sfs_read(ino, &h->content, &h->clen);
-			h->have_content = r >= 0;
-		}
-		if (r >= 0)
-			r = slice(h->content, h->clen, o, size, small,
-				  sizeof(small), &out, &outlen);
-	}
+	r = hnd_read(h, (uint64_t)off, size, &data, &len);
+	if (r >= 0)
+		r = copy_out(data, len, small, sizeof(small), &out);
 	srv_unlock();
 	if (r < 0)
 		fuse_reply_err(req, -r);
 	else
-		fuse_reply_buf(req, outlen ? out : NULL, outlen);
+		fuse_reply_buf(req, len ? out : NULL, len);
 	if (out != small)
 		free(out);
 }
 
-static unsigned caller_uid(fuse_req_t req)
+/*
+ * libfuse reads each request into its worker's buffer (1 MiB and a page,
+ * one per worker, kept for the worker's life): a write of a load's
+ * pieces leaves its pages resident, 2 MiB for two workers, though they
+ * hold nothing that is used again.  Past KEEP bytes, the whole pages of
+ * the write's bytes (read, copied, done with) are given back, as uring.c
+ * does with its own buffers; the next request is read over them.
+ */
+#define KEEP (64u << 10)
+
+static void drop_pages(const char *buf, size_t size)
 {
-	const struct fuse_ctx *c = fuse_req_ctx(req);
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = ((uintptr_t)buf + KEEP + page - 1) & ~(page - 1);
+	uintptr_t to = ((uintptr_t)buf + size) & ~(page - 1);
 
-	return c ? (unsigned)c->uid : 65534u;
-}
-
-static int load_now(struct handle *h, unsigned uid)
-{
-	int r;
-
-	h->load_pending = false;
-	r = sfs_load(h->load, h->loadlen, uid);
-	free(h->load);
-	h->load = NULL;
-	h->loadlen = h->loadcap = 0;
-	/* A load frees a policy's worth of memory (the old one, or the one
-	 * refused): give it back, as a long-running daemon should, from
-	 * every thread's arena. */
-	malloc_trim(0);
-	return r;
-}
-
-/* A write's work, under srv_mu: the bytes taken, or -errno. */
-static ssize_t write_locked(fuse_ino_t ino, const char *buf, size_t size,
-			    off_t off, struct handle *h, unsigned uid)
-{
-	struct sfs_node n;
-	int r;
-
-	if (sfs_getnode(ino, &n) < 0)
-		return -ENOENT;
-	if (n.kind == SFS_TRANSACTION) {
-		if (h->written)
-			return -EBUSY;
-		free(h->answer);
-		r = sfs_transact(ino, buf, size, uid, &h->answer, &h->anslen);
-		if (r < 0) {
-			h->answer = NULL;
-			h->anslen = 0;
-			return r;
-		}
-		h->written = true;
-		h->base = (uint64_t)off + size;
-		return (ssize_t)size;
-	}
-	if (sfs_is_load(ino)) {
-		if (uid != 0)
-			return -EACCES;
-		if ((uint64_t)off != h->loadlen)
-			return -EINVAL;
-		if (size > (64u << 20) - h->loadlen)
-			return -EFBIG;
-		if (h->loadlen + size > h->loadcap) {
-			size_t cap = (h->loadlen + size) * 2;
-			char *p = realloc(h->load, cap);
-
-			if (!p)
-				return -ENOMEM;
-			h->load = p;
-			h->loadcap = cap;
-		}
-		memcpy(h->load + h->loadlen, buf, size);
-		h->loadlen += size;
-		h->load_pending = true;
-		if (size < MAX_WRITE) {
-			r = load_now(h, uid);
-			if (r < 0)
-				return r;
-		}
-		return (ssize_t)size;
-	}
-	return sfs_write(ino, buf, size, (uint64_t)off, uid);
+	if (size > KEEP && to > from)
+		madvise((void *)from, to - from, MADV_DONTNEED);
 }
 
 static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
@@ -426,9 +290,11 @@ static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 	unsigned uid = caller_uid(req);
 	ssize_t r;
 
+	(void)ino;
 	srv_lock();
-	r = write_locked(ino, buf, size, off, h, uid);
+	r = hnd_write(h, buf, size, (uint64_t)off, uid);
 	srv_unlock();
+	drop_pages(buf, size);
 	if (r < 0)
 		fuse_reply_err(req, (int)-r);
 	else
@@ -438,14 +304,13 @@ static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 static void op_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
-	int r = 0;
-
 	unsigned uid = caller_uid(req);
+	int r = 0;
 
 	(void)ino;
 	srv_lock();
-	if (h && h->load_pending)
-		r = load_now(h, uid);
+	if (h)
+		r = hnd_flush(h, uid);
 	srv_unlock();
 	fuse_reply_err(req, r < 0 ? -r : 0);
 }
@@ -457,11 +322,8 @@ static void op_release(fuse_req_t req, fuse_ino_t ino,
 
 	(void)ino;
 	srv_lock();
-	if (h) {
-		if (h->load_pending)
-			load_now(h, 0);
-		handle_free(h);
-	}
+	if (h)
+		hnd_release(h);
 	srv_unlock();
 	fuse_reply_err(req, 0);
 }
@@ -754,12 +616,6 @@ int srv_fuse_run(struct fuse_args *args, const char *mountpoint,
 	fuse_remove_signal_handlers(session);
 	fuse_session_destroy(session);
 	session = NULL;
-	/*
-	 * analyzer: false positive (clang unix.Malloc use-after-free): the head
-	 * of the list has no prev, so handle_free() moves handles on to the
-	 * next one.
-	 */
-	while (handles)
-		handle_free(handles);
+	hnd_release_all();
 	return r < 0 ? 1 : 0;
 }

@@ -30,7 +30,8 @@
  *     -f
  *         Stay in the foreground (otherwise detach once mounted).
  *     -v
- *         Log each policy load, enforcing change and libsepol's messages.
+ *         Log each policy load (with the bytes the server has allocated
+ *         after it), enforcing change and libsepol's messages.
  *     -e 0|1
  *         Start permissive (0, the default) or enforcing (1).
  *     -n
@@ -70,6 +71,7 @@
 #include "files.h"
 #include "fuse_run.h"
 #include "log.h"
+#include "mem.h"
 #include "policy.h"
 
 static void usage(FILE *f)
@@ -117,6 +119,7 @@ int main(int argc, char **argv)
 	size_t len = 0;
 	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
 
+	mem_setup();
 	while ((c = getopt(argc, argv, "fve:nh")) != -1) {
 		switch (c) {
 		case 'f':

@@ -13,6 +13,7 @@
  * cache keyed by (ssid, tsid, tclass), emptied on every policy load and
  * boolean commit.
  */
+#include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@
 #include "budget.h"
 #include "context.h"
 #include "log.h"
+#include "mem.h"
 #include "policy.h"
 #include "state.h"
 
@@ -55,9 +57,21 @@ static sepol_handle_t *handle;
 #ifndef SRV_LOAD_BASE_MS
 #define SRV_LOAD_BASE_MS 2000
 #endif
-#define LOAD_MS(len) (SRV_LOAD_BASE_MS + (unsigned)((len) >> 10))
+/* A sanitizer's build (ASan, TSan) reads a policy 20 to 50 times more
+ * slowly (a 2.6 MB policy: 70 ms, under ASan 1.7 s on a busy machine):
+ * its deadline is ten times longer, for the same work. */
+#define LOAD_MS(len)                                                   \
+	((SRV_LOAD_BASE_MS + (unsigned)((len) >> 10)) *                \
+	 (mem_sanitized() ? 10u : 1u))
+/* The SIDs kept between requests besides the initial ones (context.c):
+ * a client naming ever new contexts cannot grow the server past it.
+ * Some 16,000 contexts in use at once, each decided once and then
+ * answered from the cache; a test build lowers it. */
+#ifndef SRV_SID_CAP
+#define SRV_SID_CAP 16384
+#endif
 static policydb_t *pdb;
-static sidtab_t *sids;
+static struct sidx *sids;
 static int *pending; /* pending boolean values, by index */
 /* Filled at load: the process class's value, and which classes are the
  * kernel's socket classes (indexed by class value). */
@@ -74,6 +88,7 @@ struct cache_slot {
 };
 static struct cache_slot *cache;
 static uint32_t cache_used;
+static uint32_t cache_epoch; /* sidx_epoch() of the SIDs in its keys */
 static struct srv_cache_stats stats;
 
 static void cache_flush(void)
@@ -104,6 +119,7 @@ static void sepol_msg(void *arg, sepol_handle_t *h, const char *fmt, ...)
 }
 
 static int class_tables(policydb_t *p, uint32_t *proc, bool **sock);
+static void image_drop(void);
 static void trans_flush(void);
 static void trans_prepare(void);
 
@@ -166,6 +182,7 @@ int pol_load(const void *data, size_t len)
 {
 	policydb_t *np;
 	sidtab_t *ns;
+	struct sidx *nt;
 	int *np_pending;
 	uint32_t np_proc;
 	bool *np_sock;
@@ -206,7 +223,8 @@ int pol_load(const void *data, size_t len)
 		free(ns);
 		return -ENOMEM;
 	}
-	memcpy(copy, data, len);
+	if (len) /* a write of nothing to "load" has no bytes (NULL) */
+		memcpy(copy, data, len);
 	size_t used;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -256,12 +274,13 @@ int pol_load(const void *data, size_t len)
 		policy_free(np, ns);
 		return -ENOMEM;
 	}
-	if (sidx_reset(ns) < 0) {
+	/* the initial SIDs into a table of ours (libsepol's goes) */
+	nt = sidx_new(ns, SRV_SID_CAP);
+	policy_free(NULL, ns);
+	if (!nt) {
 		free(np_pending);
 		free(np_sock);
-		policy_free(np, ns);
-		if (sids) /* the loaded policy's index again */
-			sidx_reset(sids);
+		policy_free(np, NULL);
 		return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < np->p_bools.nprim; i++)
@@ -269,16 +288,18 @@ int pol_load(const void *data, size_t len)
 
 	if (pdb)
 		trans_flush();
-	policy_free(pdb, sids);
+	image_drop();
+	policy_free(pdb, NULL);
+	sidx_destroy(sids);
 	free(pending);
 	pdb = np;
-	sids = ns;
+	sids = nt;
 	pending = np_pending;
 	free(socket_class);
 	socket_class = np_sock;
 	proc_class = np_proc;
 	sepol_set_policydb(pdb);
-	sepol_set_sidtab(sids);
+	sepol_set_sidtab(sidx_view(sids));
 	proc_transition = 0;
 	for (uint32_t p = 1; proc_class && p <= 32; p++) {
 		const char *pn = pol_perm_name(proc_class, p);
@@ -288,6 +309,7 @@ int pol_load(const void *data, size_t len)
 	}
 	trans_prepare();
 	cache_flush();
+	cache_epoch = sidx_epoch(sids);
 	state_seqno_bump();
 	srv_log("policy: loaded, %u classes, %u types, %u booleans, mls %d "
 		"(%zu bytes, read into %zu in %ld ms)", pdb->p_classes.nprim,
@@ -297,12 +319,30 @@ int pol_load(const void *data, size_t len)
 	return 0;
 }
 
+/* The image's first 16 bytes, as libsepol reads them: the magic, the
+ * length of the platform's string and the string, the version. */
+bool pol_header_ok(const void *data, size_t len)
+{
+	const unsigned char *b = data;
+	uint32_t v;
+
+	if (len < 20 || le32toh(*(const uint32_t *)(const void *)b) !=
+				POLICYDB_MAGIC ||
+	    le32toh(*(const uint32_t *)(const void *)(b + 4)) != 8 ||
+	    (memcmp(b + 8, POLICYDB_STRING, 8) &&
+	     memcmp(b + 8, POLICYDB_XEN_STRING, 8)))
+		return false;
+	v = le32toh(*(const uint32_t *)(const void *)(b + 16));
+	return v >= POLICYDB_VERSION_MIN && v <= POLICYDB_VERSION_MAX;
+}
+
 void pol_unload(void)
 {
-	sidx_free();
 	if (pdb)
 		trans_flush();
-	policy_free(pdb, sids);
+	image_drop();
+	policy_free(pdb, NULL);
+	sidx_destroy(sids);
 	pdb = NULL;
 	sids = NULL;
 	free(pending);
@@ -316,43 +356,107 @@ void pol_unload(void)
 	handle = NULL;
 }
 
+void pol_begin(void)
+{
+	if (!sids)
+		return;
+	sidx_begin(sids);
+	if (sidx_epoch(sids) != cache_epoch) {
+		cache_flush();
+		cache_epoch = sidx_epoch(sids);
+	}
+}
+
+void pol_sid_stats(struct srv_sid_stats *st)
+{
+	struct sidx_stats x = { 0, 0, 0, 0 };
+
+	if (sids)
+		sidx_stats(sids, &x);
+	st->entries = x.entries;
+	st->slots = x.slots;
+	st->longest = x.longest;
+	st->reclaimed = x.reclaimed;
+}
+
 bool pol_loaded(void)
 {
 	return pdb != NULL;
 }
 
-/* The loaded policy written out, with the booleans' current values, as
- * the kernel's "policy" file gives it: policydb_write twice (the length,
- * then the bytes).  Not policydb_to_image, which also reads the image
- * back to check it and leaks that copy when the read fails (libsepol
- * 3.4; a forged policy libsepol accepted may not read back). */
-int pol_image(void **data, size_t *len)
-{
-	policy_file_t pf;
-	char *buf;
+/*
+ * The loaded policy written out, with the booleans' current values, as
+ * the kernel's "policy" file gives it: made by the first reader after a
+ * load or a commit, then shared by the readers that follow until the
+ * next (the kernel writes one at each open; here a reader that opens and
+ * reads it again and again costs a copy, not a policydb_write under the
+ * server's one lock).  A reader keeps its reference across a load: its
+ * bytes do not change under it.  policydb_write twice (the length, then
+ * the bytes); not policydb_to_image, which also reads the image back to
+ * check it and leaks that copy when the read fails (libsepol 3.4; a
+ * forged policy libsepol accepted may not read back).
+ */
+struct pol_image {
+	unsigned refs;
+	size_t len;
+	char data[];
+};
+static struct pol_image *image; /* since the last load or commit */
 
-	if (!pdb)
-		return -EINVAL;
+static void image_drop(void)
+{
+	pol_image_put(image);
+	image = NULL;
+}
+
+static int image_make(struct pol_image **out)
+{
+	struct pol_image *img;
+	policy_file_t pf;
+
 	policy_file_init(&pf);
 	pf.type = PF_LEN;
 	pf.handle = handle;
 	if (policydb_write(pdb, &pf))
 		return -EINVAL;
-	*len = pf.len;
-	buf = malloc(*len ? *len : 1);
-	if (!buf)
+	img = malloc(sizeof(*img) + pf.len);
+	if (!img)
 		return -ENOMEM;
+	img->refs = 1;
+	img->len = pf.len;
 	policy_file_init(&pf);
 	pf.type = PF_USE_MEMORY;
 	pf.handle = handle;
-	pf.data = buf;
-	pf.len = *len;
+	pf.data = img->data;
+	pf.len = img->len;
 	if (policydb_write(pdb, &pf) || pf.len != 0) {
-		free(buf);
+		free(img);
 		return -EINVAL;
 	}
-	*data = buf;
+	srv_log("policy: image of %zu bytes made for its readers", img->len);
+	*out = img;
 	return 0;
+}
+
+int pol_image_get(struct pol_image **img, const char **data, size_t *len)
+{
+	int r;
+
+	if (!pdb)
+		return -EINVAL;
+	if (!image && (r = image_make(&image)) < 0)
+		return r;
+	image->refs++;
+	*img = image;
+	*data = image->data;
+	*len = image->len;
+	return 0;
+}
+
+void pol_image_put(struct pol_image *img)
+{
+	if (img && --img->refs == 0)
+		free(img);
 }
 
 uint32_t pol_mls(void)
@@ -386,7 +490,7 @@ int pol_context_to_sid(const char *con, size_t len, uint32_t *sid)
 	free(s);
 	if (r < 0)
 		return r;
-	r = sidx_context_to_sid(&c, sid);
+	r = sidx_context_to_sid(sids, &c, sid);
 	context_destroy(&c);
 	return r;
 }
@@ -396,10 +500,14 @@ int pol_sid_to_context(uint32_t sid, char **con, size_t *len)
 	sepol_security_context_t s = NULL;
 	size_t n = 0;
 
-	if (!pdb)
+	int r;
+
+	if (!pdb || sidx_expose(sids, &sid, 1) < 0)
 		return -EINVAL;
 	errno = 0;
-	if (sepol_sid_to_context(sid, &s, &n) < 0 || !s)
+	r = sepol_sid_to_context(sid, &s, &n);
+	sidx_unexpose(sids);
+	if (r < 0 || !s)
 		return errno == ENOMEM ? -ENOMEM : -EINVAL;
 	/* libsepol's length may or may not count the NUL: ours does. */
 	*len = strlen(s) + 1;
@@ -437,8 +545,8 @@ int pol_compute_av(uint32_t ssid, uint32_t tsid, uint16_t tclass,
 	stats.misses++;
 
 	avd_init(avd);
-	scon = sidx_search(ssid);
-	if (!scon || !sidx_search(tsid))
+	scon = sidx_search(sids, ssid);
+	if (!scon || !sidx_search(sids, tsid))
 		return -EINVAL;
 	if (ebitmap_get_bit(&pdb->permissive_map, scon->type))
 		avd->flags |= SRV_AVD_FLAGS_PERMISSIVE;
@@ -448,8 +556,15 @@ int pol_compute_av(uint32_t ssid, uint32_t tsid, uint16_t tclass,
 		if (pdb->handle_unknown == ALLOW_UNKNOWN)
 			avd->allowed = 0xffffffff;
 	} else if (tclass <= pdb->p_classes.nprim) {
+		const uint32_t both[2] = { ssid, tsid };
+		int r;
+
 		memset(&sd, 0, sizeof(sd));
-		if (sepol_compute_av(ssid, tsid, tclass, 0, &sd) < 0)
+		if (sidx_expose(sids, both, 2) < 0)
+			return -EINVAL;
+		r = sepol_compute_av(ssid, tsid, tclass, 0, &sd);
+		sidx_unexpose(sids);
+		if (r < 0)
 			return -EINVAL;
 		avd->allowed = sd.allowed;
 		avd->auditallow = sd.auditallow;
@@ -609,8 +724,8 @@ int pol_compute_sid(uint32_t ssid, uint32_t tsid, uint16_t tclass,
 
 	if (!pdb)
 		return -EINVAL;
-	s = sidx_search(ssid);
-	t = sidx_search(tsid);
+	s = sidx_search(sids, ssid);
+	t = sidx_search(sids, tsid);
 	if (!s || !t)
 		return -EINVAL;
 	/* The kernel computes a context for any class number: one the
@@ -679,7 +794,7 @@ int pol_compute_sid(uint32_t ssid, uint32_t tsid, uint16_t tclass,
 		context_destroy(&n);
 		return -EACCES;
 	}
-	r = sidx_context_to_sid(&n, &sid);
+	r = sidx_context_to_sid(sids, &n, &sid);
 	context_destroy(&n);
 	if (r)
 		return -ENOMEM;
@@ -847,7 +962,7 @@ static int may_transition(uint32_t fromsid, const context_struct_t *from,
 		uint32_t sid;
 		int r;
 
-		if ((r = sidx_context_to_sid((context_struct_t *)to, &sid)) < 0 ||
+		if ((r = sidx_context_to_sid(sids, to, &sid)) < 0 ||
 		    (r = pol_compute_av(fromsid, sid, (uint16_t)pclass, &avd)) <
 			    0)
 			return r;
@@ -890,7 +1005,7 @@ int pol_user_sids(uint32_t fromsid, const char *user, uint32_t **out,
 
 	if (!pdb)
 		return -EINVAL;
-	from = sidx_search(fromsid);
+	from = sidx_search(sids, fromsid);
 	u = hashtab_search(pdb->p_users.table, (hashtab_key_t)user);
 	if (!from || !u)
 		return -EINVAL;
@@ -918,7 +1033,7 @@ int pol_user_sids(uint32_t fromsid, const char *user, uint32_t **out,
 			}
 			ok = may_transition(fromsid, from, &c, pclass,
 					    transbit);
-			if (ok > 0 && (ok = sidx_context_to_sid(&c, &sid)) == 0)
+			if (ok > 0 && (ok = sidx_context_to_sid(sids, &c, &sid)) == 0)
 				ok = 1;
 			context_destroy(&c);
 			if (ok < 0) {
@@ -948,19 +1063,19 @@ int pol_user_sids(uint32_t fromsid, const char *user, uint32_t **out,
 int pol_validatetrans(uint32_t oldsid, uint32_t newsid, uint32_t tasksid,
 		      uint16_t tclass)
 {
+	const uint32_t three[3] = { oldsid, newsid, tasksid };
 	char *reason = NULL;
 	int r;
 
 	if (!pdb)
 		return -EINVAL;
-	if (!sidx_search(oldsid) ||
-	    !sidx_search(newsid) ||
-	    !sidx_search(tasksid))
-		return -EINVAL;
 	if (tclass == 0 || tclass > pdb->p_classes.nprim)
+		return -EINVAL;
+	if (sidx_expose(sids, three, 3) < 0)
 		return -EINVAL;
 	r = sepol_validate_transition_reason_buffer(oldsid, newsid, tasksid,
 						    tclass, &reason, 0);
+	sidx_unexpose(sids);
 	free(reason);
 	/* libsepol: 0 allowed, -1 a constraint denies */
 	return r == 0 ? 0 : -EPERM;
@@ -1001,6 +1116,7 @@ int pol_bools_commit(void)
 		return -EINVAL;
 	for (uint32_t i = 0; i < pdb->p_bools.nprim; i++)
 		pdb->bool_val_to_struct[i]->state = pending[i];
+	image_drop(); /* it holds the booleans' values */
 	if (evaluate_conds(pdb))
 		return -ENOMEM;
 	trans_flush();

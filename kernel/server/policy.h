@@ -28,13 +28,35 @@ enum srv_sid_kind { SRV_TRANSITION, SRV_MEMBER, SRV_CHANGE };
  * A load bumps the sequence number (state_seqno). */
 int pol_load(const void *data, size_t len);
 bool pol_loaded(void);
+/* Whether data starts as a kernel policy does (magic, platform, a
+ * version libsepol reads): what can be told of an image from its first
+ * bytes.  pol_load decides the rest. */
+bool pol_header_ok(const void *data, size_t len);
 /* Free everything (at exit). */
 void pol_unload(void);
-/* The policy as the kernel's "policy" file gives it: a fresh image. */
-int pol_image(void **data, size_t *len);
+/* The policy as the kernel's "policy" file gives it: an image made once
+ * per load or boolean commit and shared (*data, *len: its bytes), held
+ * until pol_image_put (a load in between does not change it). */
+struct pol_image;
+int pol_image_get(struct pol_image **img, const char **data, size_t *len);
+void pol_image_put(struct pol_image *img);
 uint32_t pol_mls(void);
 uint32_t pol_deny_unknown(void);
 uint32_t pol_reject_unknown(void);
+
+/*
+ * A request begins (files.c, before each transaction and validatetrans):
+ * the SIDs the last one made may now be reclaimed, past a bound
+ * (context.h).  A SID is valid from the request that made it until the
+ * next pol_begin(); SIDs never leave the server.
+ */
+void pol_begin(void);
+/* The SID table, as ss/sidtab_hash_stats reports it. */
+struct srv_sid_stats {
+	uint32_t entries, slots, longest;
+	uint64_t reclaimed;
+};
+void pol_sid_stats(struct srv_sid_stats *st);
 
 /* A context (len bytes, a trailing NUL allowed) to a SID: -EINVAL. */
 int pol_context_to_sid(const char *con, size_t len, uint32_t *sid);

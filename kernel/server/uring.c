@@ -48,18 +48,15 @@
 
 #include "log.h"
 #include "uring.h"
-#include "uring_abi.h"
+#include "uring_msg.h"
 
 #ifdef SRV_HAVE_URING
 #include <liburing.h>
 
-/*
- * A payload buffer holds the largest request or reply: the kernel
- * requires at least max(8 KiB, max_write, max_pages pages), 1 MiB with
- * fuse.c's max_write.  Allocated, not touched: pages only as used.
- */
-#define PAYLOAD (1u << 20)
-#define REQ_SIZE (PAYLOAD + 4096) /* a header, a fixed argument, PAYLOAD */
+/* The payload and request buffers (uring_msg.h): allocated, not
+ * touched, pages only as used. */
+#define PAYLOAD URM_PAYLOAD
+#define REQ_SIZE URM_REQ_SIZE
 /* After a request or reply larger than this, the pages past it are given
  * back (a load, a read of "policy"): the daemon's RSS stays flat. */
 #define KEEP (64u << 10)
@@ -79,8 +76,7 @@ struct entry {
 	bool replied;
 	bool big;		/* the last request or reply passed KEEP */
 	uint32_t reqlen;	/* the request's payload */
-	uint32_t outlen;	/* the reply's arguments, in payload */
-	struct fuse_out_header out;
+	struct uring_out out;	/* the reply; its arguments in payload */
 };
 
 struct queue {
@@ -154,29 +150,26 @@ static int queue_cmd(struct queue *q, int e, uint32_t cmd, uint64_t commit)
  */
 static void trim_payload(struct entry *en)
 {
-	size_t from = en->hdr.ent.payload_sz, page = 4096;
+	size_t from;
 
 	if (!en->big)
 		return;
 	en->big = false;
-	if (from < KEEP)
-		from = KEEP;
-	from = (from + page - 1) / page * page;
+	from = urm_trim_from(en->hdr.ent.payload_sz, KEEP, 4096, PAYLOAD);
 	if (from < PAYLOAD)
 		madvise(en->payload + from, PAYLOAD - from, MADV_DONTNEED);
 }
 
 /*
- * The entry's reply (en->out, en->outlen bytes of payload) to the kernel,
- * with the fetch of its next request: submitted now (0 or -errno), or with
- * the queue's next wait.
+ * The entry's reply (en->out, its arguments in the payload) to the
+ * kernel, with the fetch of its next request: submitted now (0 or
+ * -errno), or with the queue's next wait.
  */
 static int deliver(struct entry *en, bool now)
 {
 	int r;
 
-	memcpy(en->hdr.in_out, &en->out, sizeof(en->out));
-	en->hdr.ent.payload_sz = en->outlen;
+	urm_commit(&en->hdr, &en->out);
 	r = queue_cmd(en->q, en->idx, URING_CMD_COMMIT_AND_FETCH,
 		      en->hdr.ent.commit_id);
 	if (r == 0 && now)
@@ -187,31 +180,25 @@ static int deliver(struct entry *en, bool now)
 /* The request of entry e, to libfuse; its reply delivered. */
 static void serve(struct entry *en)
 {
-	struct fuse_in_header ih;
 	struct fuse_buf buf = { 0 };
-	size_t rest = en->hdr.ent.payload_sz, arg0;
+	ssize_t len;
 
-	memcpy(&ih, en->hdr.in_out, sizeof(ih));
-	en->unique = ih.unique;
 	en->replied = false;
-	en->reqlen = (uint32_t)rest;
-	en->outlen = 0;
-	if (ih.len < sizeof(ih) + rest || rest > PAYLOAD ||
-	    (arg0 = ih.len - sizeof(ih) - rest) > URING_HDR_SZ) {
-		en->out = (struct fuse_out_header){ sizeof(en->out), -EIO, ih.unique };
+	en->reqlen = en->hdr.ent.payload_sz;
+	en->out.len = 0;
+	len = urm_request(&en->hdr, en->payload, en->req, &en->unique);
+	if (len < 0) {
+		urm_error(&en->out, en->unique, -EIO);
 		deliver(en, false);
 		return;
 	}
-	memcpy(en->req, &ih, sizeof(ih));
-	memcpy(en->req + sizeof(ih), en->hdr.op_in, arg0);
-	memcpy(en->req + sizeof(ih) + arg0, en->payload, rest);
 	buf.mem = en->req;
-	buf.size = ih.len;
+	buf.size = (size_t)len;
 	serving = en;
 	fuse_session_process_buf(session, &buf);
 	serving = NULL;
 	if (!en->replied) { /* no op of ours answers later */
-		en->out = (struct fuse_out_header){ sizeof(en->out), -EIO, ih.unique };
+		urm_error(&en->out, en->unique, -EIO);
 		deliver(en, false);
 	}
 }
@@ -268,7 +255,7 @@ static void *queue_main(void *arg)
 			serve(en);
 			if (en->reqlen > KEEP) /* the copy: done with */
 				madvise(en->req + KEEP, REQ_SIZE - KEEP, MADV_DONTNEED);
-			en->big = en->outlen > KEEP || en->reqlen > KEEP;
+			en->big = en->out.len > KEEP || en->reqlen > KEEP;
 		}
 		io_uring_cq_advance(&q->ring, n);
 		if (dead)
@@ -322,18 +309,13 @@ static void start_queues(void)
 static ssize_t io_read(int fd, void *buf, size_t len, void *userdata)
 {
 	ssize_t n = read(fd, buf, len);
-	const struct fuse_in_header *ih = buf;
 
 	(void)userdata;
-	if (n >= (ssize_t)(sizeof(*ih) + sizeof(struct fuse_init_in)) &&
-	    ih->opcode == FUSE_INIT) {
-		const struct fuse_init_in *in = (const void *)(ih + 1);
-		uint64_t flags = in->flags;
-
-		if (flags & FUSE_INIT_EXT)
-			flags |= (uint64_t)in->flags2 << 32;
-		atomic_store(&init_unique, (flags & FUSE_OVER_IO_URING) ? ih->unique : 0);
-	}
+	/* an INIT: its unique if it offers the ring, else 0 */
+	if (n >= (ssize_t)(sizeof(struct fuse_in_header) +
+			   sizeof(struct fuse_init_in)) &&
+	    ((const struct fuse_in_header *)buf)->opcode == FUSE_INIT)
+		atomic_store(&init_unique, urm_init_offer(buf, (size_t)n));
 	return n;
 }
 
@@ -342,24 +324,17 @@ static ssize_t io_writev(int fd, struct iovec *iov, int count, void *userdata)
 	const struct fuse_out_header *oh = iov[0].iov_base;
 	struct entry *en = serving;
 	uint64_t init = atomic_load(&init_unique);
-	ssize_t r;
+	ssize_t r, total;
 
 	(void)userdata;
 	if (count < 1 || iov[0].iov_len < sizeof(*oh))
 		return writev(fd, iov, count);
 	if (en && oh->unique == en->unique) {
-		size_t total = iov[0].iov_len, len = 0;
-
-		for (int i = 1; i < count; i++) {
-			if (iov[i].iov_len > PAYLOAD - len) {
-				errno = EINVAL;
-				return -1;
-			}
-			memcpy(en->payload + len, iov[i].iov_base, iov[i].iov_len);
-			len += iov[i].iov_len;
+		total = urm_reply(iov, count, en->payload, &en->out);
+		if (total < 0) {
+			errno = -total;
+			return -1;
 		}
-		en->out = *oh;
-		en->outlen = (uint32_t)len;
 		en->replied = true;
 		/* delivered before we return, as a write of /dev/fuse is: an
 		 * op that replies under srv_mu (LOOKUP, fuse.c) relies on it */
@@ -368,14 +343,9 @@ static ssize_t io_writev(int fd, struct iovec *iov, int count, void *userdata)
 			errno = -r;
 			return -1;
 		}
-		return (ssize_t)(total + len);
+		return total;
 	}
-	if (init && oh->unique == init && oh->error == 0 && count >= 2 &&
-	    iov[1].iov_len >= offsetof(struct fuse_init_out, flags2) + 4) {
-		struct fuse_init_out *o = iov[1].iov_base;
-
-		o->flags |= FUSE_INIT_EXT;
-		o->flags2 |= (uint32_t)(FUSE_OVER_IO_URING >> 32);
+	if (urm_init_accept(iov, count, init)) {
 		r = writev(fd, iov, count);
 		atomic_store(&init_unique, 0);
 		if (r >= 0) {

@@ -27,5 +27,4 @@ pkg-config --exists liburing && uring="-DSRV_HAVE_URING $(pkg-config --libs libu
 TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}" \
 	SELINUXFSD="$tmp/selinuxfsd" \
 	env -u LD_LIBRARY_PATH "$src/tests/lib/with-server.sh" "$policy" \
-	python3 "$src/tests/integration/server/stress.py" stress "$policy" \
-	--no-rss
+	python3 "$src/tests/integration/server/stress.py" stress "$policy"
