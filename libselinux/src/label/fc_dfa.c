@@ -25,6 +25,16 @@
 #define MAX_POS 65536
 /* Positions one spec may have: beyond, it is left to PCRE2. */
 #define MAX_SPEC_POS 4096
+/*
+ * Follow and first/last entries one spec may add: beyond, it is left to
+ * PCRE2.  A counted repetition is one position per copy, and "u{1,n}"
+ * makes every copy follow every earlier one: n * n / 2 entries, and an
+ * automaton whose states hold up to n positions each - its build grows
+ * as the cube of n (4000 copies: 15-25 s and 300 MB, found by the fuzz
+ * campaign of issue 29).  Real policies repeat a few times at most
+ * ({1,3}); 2^16 entries allow "u{1,360}".
+ */
+#define MAX_SPEC_FOL 65536
 /* Groups nested deeper are left to PCRE2 (whose limit is 250). */
 #define MAX_DEPTH 64
 
@@ -56,6 +66,7 @@ struct builder {
 	uint32_t spec, mode;
 	unsigned depth;
 	uint32_t spec_pos0;	/* the first position of the spec parsed */
+	uint64_t spec_fol;	/* entries its follow/first/last lists took */
 	struct ulist start_acc; /* specs whose regex matches "" */
 };
 
@@ -195,10 +206,19 @@ static int new_pos(struct builder *b, const uint64_t *set, struct frag *f)
 	return 0;
 }
 
+/* Count n more list entries against the spec's budget: 0 or -E2BIG. */
+static int budget(struct builder *b, uint64_t n)
+{
+	b->spec_fol += n;
+	return b->spec_fol > MAX_SPEC_FOL ? -E2BIG : 0;
+}
+
 /* Every position of l may be followed by those of m. */
 static int follow(struct builder *b, const struct ulist *l,
 		  const struct ulist *m)
 {
+	if (budget(b, (uint64_t)l->n * m->n) < 0)
+		return -E2BIG;
 	for (uint32_t k = 0; k < l->n; k++)
 		if (ul_cat(&b->pos[l->v[k]].fol, m) < 0)
 			return -ENOMEM;
@@ -210,9 +230,9 @@ static int concat(struct builder *b, struct frag *a, struct frag *c)
 {
 	int r = follow(b, &a->last, &c->first);
 
-	if (r >= 0 && a->nullable)
+	if (r >= 0 && a->nullable && (r = budget(b, a->first.n)) >= 0)
 		r = ul_cat(&c->first, &a->first);
-	if (r >= 0 && c->nullable)
+	if (r >= 0 && c->nullable && (r = budget(b, a->last.n)) >= 0)
 		r = ul_cat(&c->last, &a->last);
 	if (r >= 0) {
 		struct ulist f = c->first, l = c->last;
@@ -549,6 +569,7 @@ static int add_spec(struct builder *b, const char *re, uint32_t spec,
 	b->mode = mode;
 	b->depth = 0;
 	b->spec_pos0 = save;
+	b->spec_fol = 0;
 	r = parse_alt(b, &f);
 	if (r >= 0 && b->re[b->i]) {
 		/* an unbalanced ')' */
