@@ -597,13 +597,29 @@ int fc_image_open(struct selabel_handle *h, struct fc_data *d,
 		  const char *base);
 void fc_image_detach(struct selabel_handle *h, struct fc_data *d);
 /* Do spec i's fields (an index image's) lie inside the image, and does
- * it have its checksum?  (Always true without an image.)  Asked where an
- * index comes out of the image, before any other field is read. */
-bool fc_spec_ok(const struct fc_data *d, uint32_t i);
+ * it have its checksum?  Asked where an index comes out of the image,
+ * before any other field is read. */
+bool fc_spec_check(const struct fc_data *d, uint32_t i);
 /* The same for trie node k (its children, label, specs and set) and for
  * the block of heads holding head b. */
-bool fc_node_ok(const struct fc_data *d, uint32_t k);
-bool fc_heads_ok(const struct fc_data *d, uint32_t b);
+bool fc_node_check(const struct fc_data *d, uint32_t k);
+bool fc_heads_check(const struct fc_data *d, uint32_t b);
+
+/* The same, true at once without an image (the lookups' hot path). */
+static inline bool fc_spec_ok(const struct fc_data *d, uint32_t i)
+{
+	return !d->img || fc_spec_check(d, i);
+}
+
+static inline bool fc_node_ok(const struct fc_data *d, uint32_t k)
+{
+	return !d->img || fc_node_check(d, k);
+}
+
+static inline bool fc_heads_ok(const struct fc_data *d, uint32_t b)
+{
+	return !d->img || fc_heads_check(d, b);
+}
 /* d as a view of the image m (len bytes) in memory, nothing verified
  * (the writer's, to compute the checksums): 0 or -errno; d->ok_spec is
  * to be freed. */

@@ -1112,7 +1112,7 @@ bool fc_dfa_valid(const struct fc_dfa *a, size_t avail, uint32_t nspec)
 }
 
 /* The specs state row (an offset in next) accepts. */
-static const uint32_t *accepting(const struct fc_dfa *a, uint32_t row,
+static inline const uint32_t *accepting(const struct fc_dfa *a, uint32_t row,
 				 uint32_t *count)
 {
 	uint32_t st = row / a->ncls;

@@ -108,12 +108,12 @@ uint32_t fc_spec_sum(const struct fc_data *d, uint32_t i)
 	return fc_sum_end(h);
 }
 
-bool fc_spec_ok(const struct fc_data *d, uint32_t i)
+bool fc_spec_check(const struct fc_data *d, uint32_t i)
 {
 	const struct fc_ispec *s;
 	const struct fc_ix *x;
 
-	if (!d->img || bit(d->ok_spec, i))
+	if (bit(d->ok_spec, i))
 		return true;
 	s = &d->ispec[i];
 	x = &d->ix[i];
@@ -176,9 +176,9 @@ static bool node_in_bounds(const struct fc_trie *t, uint32_t k)
 	       is->rest <= t->nrest && is->nrest <= t->nrest - is->rest;
 }
 
-bool fc_node_ok(const struct fc_data *d, uint32_t k)
+bool fc_node_check(const struct fc_data *d, uint32_t k)
 {
-	if (!d->img || bit(d->ok_node, k))
+	if (bit(d->ok_node, k))
 		return true;
 	if (!node_in_bounds(&d->trie, k) ||
 	    fc_node_sum(d, k) != d->sum_node[k])
@@ -195,9 +195,9 @@ uint32_t fc_heads_sum(const struct fc_data *d, uint32_t blk)
 				 (n < 64 ? n : 64) * sizeof(*d->heads)));
 }
 
-bool fc_heads_ok(const struct fc_data *d, uint32_t b)
+bool fc_heads_check(const struct fc_data *d, uint32_t b)
 {
-	if (!d->img || bit(d->ok_head, b / 64))
+	if (bit(d->ok_head, b / 64))
 		return true;
 	if (fc_heads_sum(d, b / 64) != d->sum_head[b / 64])
 		return false;
@@ -209,11 +209,13 @@ int fc_image_check_all(struct fc_data *d)
 {
 	int r = __atomic_load_n(&d->img_checked, __ATOMIC_ACQUIRE);
 
+	if (!d->img)
+		return 0;
 	if (r)
 		return r < 0 ? -EINVAL : 0;
 	r = 1;
 	for (uint32_t i = 0; i < d->nspec && r > 0; i++)
-		if (!fc_spec_ok(d, i))
+		if (!fc_spec_check(d, i))
 			r = -1;
 	if (r < 0)
 		__atomic_store_n(&d->img_bad, 1, __ATOMIC_RELEASE);
@@ -324,7 +326,7 @@ static int attach(struct fc_data *d, const uint8_t *m, size_t len,
 		return -ENOMEM;
 	d->ok_node = d->ok_spec + (d->nspec + 63) / 64;
 	d->ok_head = d->ok_node + (nnode + 63) / 64;
-	return !verify || fc_node_ok(d, 0) ? 0 : -EINVAL;
+	return !verify || fc_node_check(d, 0) ? 0 : -EINVAL;
 }
 
 int fc_image_view(struct fc_data *d, const void *m, size_t len)

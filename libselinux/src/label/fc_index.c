@@ -1093,13 +1093,17 @@ static uint32_t trie_child(const struct fc_trie *t, uint32_t k, uint8_t c)
 }
 
 #define MAX_CHAIN 64
+#define DONE UINT64_MAX
 
 int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 		    uint32_t mode)
 {
 	const struct fc_trie *tr = &d->trie;
-	uint32_t stack[MAX_CHAIN], *chain = stack, n;
-	_cleanup_free_ uint32_t *heap = NULL;
+	/* the nodes on the key's path with specs: each (its top spec << 32
+	 * | the node), DONE once asked */
+	uint64_t stack[MAX_CHAIN], *chain = stack;
+	_cleanup_free_ uint64_t *heap = NULL;
+	uint32_t n;
 	uint32_t best = NONE, nchain = 0, p = 0, cap = MAX_CHAIN;
 	bool best_bad = false, bad = false;
 	int r;
@@ -1152,14 +1156,14 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 	/* The trie nodes on the key's path. */
 	n = 0;
 	if (tr->nnode && tr->node[0].nspecs)
-		chain[nchain++] = 0;
+		chain[nchain++] = (uint64_t)tr->specs[tr->node[0].specs] << 32;
 	while (p < keylen && tr->nnode) {
 		uint32_t c = trie_child(tr, n, key[p]);
 		const struct fc_tnode *cn;
 
 		if (nchain == cap) {
 			/* A deeper chain than any real policy has. */
-			uint32_t *g = malloc(2 * cap * sizeof(*g));
+			uint64_t *g = malloc(2 * cap * sizeof(*g));
 
 			if (!g)
 				return -ENOMEM;
@@ -1183,28 +1187,27 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 			return corrupt(d);
 		n = c;
 		if (cn->nspecs)
-			chain[nchain++] = n;
+			chain[nchain++] =
+			    (uint64_t)tr->specs[cn->specs] << 32 | n;
 	}
 	for (;;) {
 		/* The unvisited node with the highest top index. */
-		uint32_t top = NONE, which = 0;
+		uint64_t hi = DONE;
+		uint32_t which = 0, top;
 		int64_t m;
 
-		for (uint32_t i = 0; i < nchain; i++) {
-			uint32_t t;
-
-			if (chain[i] == NONE)
-				continue;
-			t = node_specs(d, chain[i])[0];
-			if (top == NONE || t > top) {
-				top = t;
+		for (uint32_t i = 0; i < nchain; i++)
+			if (chain[i] != DONE && (hi == DONE || chain[i] > hi)) {
+				hi = chain[i];
 				which = i;
 			}
-		}
-		if (top == NONE || (best != NONE && top <= best))
+		if (hi == DONE)
 			break;
-		m = node_match(d, chain[which], key, keylen, mode, best);
-		chain[which] = NONE;
+		top = (uint32_t)(hi >> 32);
+		if (best != NONE && top <= best)
+			break;
+		m = node_match(d, (uint32_t)hi, key, keylen, mode, best);
+		chain[which] = DONE;
 		if (m < 0)
 			return m;
 		if (m != NONE && (best == NONE || m > best)) {
