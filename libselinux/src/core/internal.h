@@ -27,6 +27,10 @@ void core_mnt_discover(void);
 /* Parse one /proc/self/mountinfo line; 1 and *mnt (malloc'd) if it is a
  * selinuxfs we trust, 0 if not, -errno on allocation failure. */
 int core_mountinfo_line(const char *line, char **mnt);
+/* Adopt the first trusted selinuxfs listed in the mountinfo file path
+ * (core_mnt_discover's last resort, with /proc/self/mountinfo; a test
+ * and the fuzz target pass their own file). */
+void core_mountinfo_scan(const char *path);
 /* True when statfs(path) reports the selinuxfs magic. */
 bool core_is_selinuxfs(const char *path);
 

@@ -127,9 +127,9 @@ int core_mountinfo_line(const char *line, char **mnt)
 	return *mnt ? 1 : -ENOMEM;
 }
 
-static void scan_mountinfo(void)
+void core_mountinfo_scan(const char *path)
 {
-	_cleanup_fclose_ FILE *f = fopen("/proc/self/mountinfo", "re");
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
 	_cleanup_free_ char *line = NULL;
 	size_t cap = 0;
 
@@ -151,7 +151,7 @@ void core_mnt_discover(void)
 		return;
 	if (core_is_selinuxfs(OLDSELINUXMNT) && adopt(OLDSELINUXMNT))
 		return;
-	scan_mountinfo();
+	core_mountinfo_scan("/proc/self/mountinfo");
 }
 
 _public_ void set_selinuxmnt(const char *mnt)
