@@ -349,6 +349,36 @@ START_TEST(test_selabel_lookup_limit_below_a_match)
 }
 END_TEST
 
+/*
+ * The same within a node of the index: line 1 (a back reference, left
+ * to PCRE2) and line 3 (not matching) share the prefix "/x/"; that node
+ * is tried first, for its line 3, and line 1 giving up fails the lookup,
+ * although "/x(/.*)?" (line 2, another node) matches.  Debian 12's
+ * library answers u:r:x_t:s0.
+ */
+START_TEST(test_selabel_lookup_limit_in_node_below_a_match)
+{
+	struct selinux_opt opt[] = {{SELABEL_OPT_PATH, NULL},
+				    {SELABEL_OPT_BASEONLY, (char *)1}};
+	struct selabel_handle *h;
+	char *con = NULL;
+
+	fx_writes("fc4", "/x/((a+)+)\\2(b|c)\tu:r:cat_t:s0\n"
+			 "/x(/.*)?\tu:r:x_t:s0\n"
+			 "/x/(q|r)\tu:r:q_t:s0\n");
+	opt[0].value = fx_path("fc4");
+	h = selabel_open(SELABEL_CTX_FILE, opt, 2);
+	ck_assert_ptr_nonnull(h);
+	memcpy(key, "/x/", 3);
+	key[43] = '\0'; /* "/x/" and 40 'a's */
+	errno = 0;
+	ck_assert_int_eq(selabel_lookup_raw(h, &con, key, S_IFREG), 0);
+	ck_assert_str_eq(con, "u:r:x_t:s0");
+	freecon(con);
+	selabel_close(h);
+}
+END_TEST
+
 static Suite *suite(bool known_bugs)
 {
 	Suite *s = suite_create("label_redos");
@@ -358,6 +388,8 @@ static Suite *suite(bool known_bugs)
 		tc = tcase_create("known_bugs");
 		tcase_add_checked_fixture(tc, setup, teardown);
 		tcase_add_test(tc, test_selabel_lookup_limit_below_a_match);
+		tcase_add_test(tc,
+			       test_selabel_lookup_limit_in_node_below_a_match);
 		suite_add_tcase(s, tc);
 		return s;
 	}
