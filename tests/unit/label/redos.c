@@ -379,6 +379,50 @@ START_TEST(test_selabel_lookup_limit_in_node_below_a_match)
 }
 END_TEST
 
+/*
+ * Not backtracking but the index's own work: a counted repetition is
+ * expanded into one automaton position per copy, up to 4096 for a spec
+ * (MAX_SPEC_POS in fc_dfa.c), and "u{1,4000}" - 4000 optional copies,
+ * each followed by every later one - costs the automaton's build some
+ * 15 to 25 seconds and 300 MB of allocations here, on the first lookup
+ * of its node (Debian 12's library: no time at all; PCRE2 compiles it
+ * in microseconds).  The work grows about as the cube of the count
+ * below the cap.  Sixteen such specs, each in a node of its own and
+ * each looked up once: the known-bugs case's timeout (KNOWN_BUGS_TIMEOUT)
+ * is far above what building or skipping sixteen small automata needs,
+ * and far below sixteen times that cost on any machine.
+ */
+#define NCOUNTED 16
+START_TEST(test_selabel_lookup_counted_repetition_cheap)
+{
+	struct selinux_opt opt[] = {{SELABEL_OPT_PATH, NULL},
+				    {SELABEL_OPT_BASEONLY, (char *)1}};
+	struct selabel_handle *h;
+	char fc[NCOUNTED * 40] = "", line[40], k[16];
+
+	for (int i = 0; i < NCOUNTED; i++) {
+		snprintf(line, sizeof(line), "/d%d/u{1,4000}\tu:r:t:s0\n", i);
+		strcat(fc, line);
+	}
+	fx_writes("fc5", fc);
+	opt[0].value = fx_path("fc5");
+	h = selabel_open(SELABEL_CTX_FILE, opt, 2);
+	ck_assert_ptr_nonnull(h);
+	for (int i = 0; i < NCOUNTED; i++) {
+		char *con = NULL;
+
+		snprintf(k, sizeof(k), "/d%d/uuu", i);
+		ck_assert_int_eq(selabel_lookup_raw(h, &con, k, S_IFREG), 0);
+		ck_assert_str_eq(con, "u:r:t:s0");
+		freecon(con);
+	}
+	selabel_close(h);
+}
+END_TEST
+
+/* Seconds for a known-bugs case (see the test above). */
+#define KNOWN_BUGS_TIMEOUT 20
+
 static Suite *suite(bool known_bugs)
 {
 	Suite *s = suite_create("label_redos");
@@ -390,6 +434,9 @@ static Suite *suite(bool known_bugs)
 		tcase_add_test(tc, test_selabel_lookup_limit_below_a_match);
 		tcase_add_test(tc,
 			       test_selabel_lookup_limit_in_node_below_a_match);
+		tcase_add_test(tc,
+			       test_selabel_lookup_counted_repetition_cheap);
+		tcase_set_timeout(tc, KNOWN_BUGS_TIMEOUT);
 		suite_add_tcase(s, tc);
 		return s;
 	}
