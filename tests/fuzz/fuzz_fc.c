@@ -60,6 +60,34 @@ static void cleanup(void)
 	rmdir(dir);
 }
 
+/*
+ * A counted repetition of more than 255 copies ("u{1,4000}") costs the
+ * index's automaton build seconds: a known bug (fc_dfa.c; the
+ * known-bugs run of tests/unit/label/redos.c).  Inputs holding one are
+ * skipped, or a campaign spends its time there (issue 29's run of this
+ * target ended on a 21 s input).  To go once the bug is fixed.
+ */
+static int big_count(const uint8_t *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i + 1;
+
+		if (d[i] != '{')
+			continue;
+		for (int part = 0; part < 2; part++) {
+			unsigned long v = 0;
+
+			while (j < n && d[j] >= '0' && d[j] <= '9')
+				if ((v = v * 10 + (d[j++] - '0')) > 255)
+					return 1;
+			if (j >= n || d[j] != ',')
+				break;
+			j++;
+		}
+	}
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const struct {
@@ -79,6 +107,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct selabel_handle *h;
 	int fd;
 
+	if (big_count(data, size))
+		return 0;
 	if (!dir[0]) {
 		setup();
 		atexit(cleanup);
