@@ -13,7 +13,8 @@ shift
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 seed=$top/tests/fuzz/seed
-all="context config login media x db subs selinuxfs setrans fc_text fc_bin server load"
+all="context config login media x db subs selinuxfs setrans fc_text fc_bin server load
+	booleans initial_contexts selinuxfs_misc mountinfo xattr mapping"
 targets=${*:-$all}
 
 command -v clang >/dev/null || { echo "fuzz.sh: clang is needed" >&2; exit 2; }

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 void core_set_config_root(const char *dir);
 
 /* The target's directory; "" until fz_init(). */
-static char fz_dir[64];
+static char fz_dir[256];
 
 static inline int fz_quiet(int type, const char *fmt, ...)
 {
@@ -51,7 +51,7 @@ static inline void fz_cleanup(void)
 /* fz_dir + "/" + rel, in one of 4 rotating buffers. */
 static inline const char *fz_path(const char *rel)
 {
-	static char buf[4][512];
+	static char buf[4][1024];
 	static int slot;
 	char *b = buf[slot++ % 4];
 
@@ -61,7 +61,7 @@ static inline const char *fz_path(const char *rel)
 
 static inline void fz_mkdirs(const char *rel)
 {
-	char p[512];
+	char p[1024];
 
 	snprintf(p, sizeof(p), "%s/%s/", fz_dir, rel);
 	for (char *s = p + strlen(fz_dir) + 1; *s; s++) {
@@ -90,25 +90,32 @@ static inline void fz_writes(const char *rel, const char *s)
 	fz_write(rel, s, strlen(s));
 }
 
-/* Once per process: the directory, the log callback, the cleanup. */
-static inline int fz_init(const char *name)
+/* Once per process: the directory (under base), the log callback, the
+ * cleanup. */
+static inline int fz_init_in(const char *name, const char *base)
 {
 	union selinux_callback cb = {.func_log = fz_quiet};
 
 	if (fz_dir[0])
 		return 0;
 	selinux_set_callback(SELINUX_CB_LOG, cb);
+	if ((size_t)snprintf(fz_dir, sizeof(fz_dir), "%s/fuzz_%s.XXXXXX", base,
+			     name) >= sizeof(fz_dir) ||
+	    !mkdtemp(fz_dir))
+		abort();
+	atexit(fz_cleanup);
+	return 1;
+}
+
+static inline int fz_init(const char *name)
+{
 	/*
 	 * tmpfs where there is one: on ext4, rewriting a file with O_TRUNC
 	 * makes its close() start writeback (auto_da_alloc), which costs
 	 * more than the library's work on the file.
 	 */
-	snprintf(fz_dir, sizeof(fz_dir), "%s/fuzz_%s.XXXXXX",
-		 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", name);
-	if (!mkdtemp(fz_dir))
-		abort();
-	atexit(fz_cleanup);
-	return 1;
+	return fz_init_in(name,
+			  access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
 }
 
 /*

@@ -28,6 +28,11 @@ void core_mnt_discover(void);
  * selinuxfs we trust, with *ro (ro may be NULL) whether it is mounted
  * read-only; 0 if not, -errno on allocation failure. */
 int core_mountinfo_line(const char *line, char **mnt, bool *ro);
+/* Adopt the first trusted selinuxfs listed in the mountinfo file path,
+ * or, with none alive, a dead FUSE one (core_mnt_discover's last resort,
+ * with /proc/self/mountinfo; a test and the fuzz target pass their own
+ * file). */
+void core_mountinfo_scan(const char *path);
 /* True when statfs(path) reports the selinuxfs magic. */
 bool core_is_selinuxfs(const char *path);
 

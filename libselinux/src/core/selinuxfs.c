@@ -150,9 +150,9 @@ int core_mountinfo_line(const char *line, char **mnt, bool *ro)
  * it fails with ENOTCONN (selinux.h, "When the security server is gone").
  * Its read-only flag, which statvfs cannot tell, comes from mountinfo.
  */
-static void scan_mountinfo(void)
+void core_mountinfo_scan(const char *path)
 {
-	_cleanup_fclose_ FILE *f = fopen("/proc/self/mountinfo", "re");
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
 	_cleanup_free_ char *line = NULL, *dead = NULL;
 	bool ro, dead_ro = false;
 	size_t cap = 0;
@@ -185,7 +185,7 @@ void core_mnt_discover(void)
 		return;
 	if (core_is_selinuxfs(OLDSELINUXMNT) && adopt_live(OLDSELINUXMNT))
 		return;
-	scan_mountinfo();
+	core_mountinfo_scan("/proc/self/mountinfo");
 }
 
 _public_ void set_selinuxmnt(const char *mnt)

@@ -16,6 +16,7 @@
 
 /* Internal helpers of the static archive. */
 int core_mountinfo_line(const char *line, char **mnt, bool *ro);
+void core_mountinfo_scan(const char *path);
 extern char *selinux_mnt;
 
 static void setup(void)
@@ -202,6 +203,68 @@ START_TEST(test_set_selinuxmnt_sets_variable)
 }
 END_TEST
 
+/* A mountinfo line: "HEAD fx_root/DIR TAIL". */
+struct mline {
+	const char *head, *dir, *tail;
+};
+
+static void mountinfo(const struct mline *l, size_t n)
+{
+	char buf[32768] = "", line[4096 + 256];
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(line, sizeof(line), "%s %s/%s %s\n", l[i].head,
+			 fx_root, l[i].dir, l[i].tail);
+		strcat(buf, line);
+	}
+	fx_writes("mountinfo", buf);
+}
+
+/*
+ * The scan adopts the first trusted selinuxfs whose mount point exists:
+ * a FUSE one mounted by a user is passed over, as is a mount point gone
+ * (statvfs fails), and a later trusted one is not looked at.
+ */
+START_TEST(test_mountinfo_scan_first_trusted)
+{
+	static const struct mline l[] = {
+	    {"30 1 0:40 /", "user", "rw - fuse.selinuxfs s rw,user_id=1000"},
+	    {"31 1 0:41 /", "ext4", "rw - ext4 /dev/vda rw"},
+	    {"32 1 0:42 /", "gone", "rw - selinuxfs selinuxfs rw"},
+	    {"33 1 0:43 /", "root", "rw - fuse.selinuxfs s rw,user_id=0"},
+	    {"34 1 0:44 /", "later", "rw - selinuxfs selinuxfs rw"},
+	};
+
+	fx_mkdir("user");
+	fx_mkdir("ext4");
+	fx_mkdir("root");
+	fx_mkdir("later");
+	mountinfo(l, 5);
+	fini_selinuxmnt();
+	core_mountinfo_scan(fx_path("mountinfo"));
+	ck_assert_ptr_nonnull(selinux_mnt);
+	ck_assert_str_eq(selinux_mnt, fx_path("root"));
+}
+END_TEST
+
+START_TEST(test_mountinfo_scan_none)
+{
+	static const struct mline l[] = {
+	    {"30 1 0:40 /", "user", "rw - fuse.selinuxfs s rw,user_id=1000"},
+	    {"32 1 0:42 /", "gone", "rw - selinuxfs selinuxfs rw"},
+	};
+
+	fx_mkdir("user");
+	mountinfo(l, 2);
+	fini_selinuxmnt();
+	core_mountinfo_scan(fx_path("mountinfo"));
+	ck_assert_ptr_null(selinux_mnt);
+	core_mountinfo_scan(fx_path("no-such-file"));
+	ck_assert_ptr_null(selinux_mnt);
+}
+END_TEST
+
+
 /* On this host kernel selinuxfs is not known; on a SELinux one it is. */
 START_TEST(test_selinuxfs_exists_matches_proc)
 {
@@ -330,6 +393,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_mountinfo_several_optional_fields);
 	tcase_add_test(tc, test_mountinfo_garbage);
 	tcase_add_test(tc, test_mountinfo_read_only);
+	tcase_add_test(tc, test_mountinfo_scan_first_trusted);
+	tcase_add_test(tc, test_mountinfo_scan_none);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("set_selinuxmnt");
