@@ -873,17 +873,24 @@ static int64_t combined_match(struct fc_data *d, uint32_t depth,
 	return -EAGAIN;
 }
 
+/* The higher of two spec indices, NONE standing for none. */
+static uint32_t above(uint32_t a, uint32_t b)
+{
+	return a == NONE ? b : b == NONE ? a : a > b ? a : b;
+}
+
 /*
  * The highest of the cnt specs v[] (highest first) above best that
  * matches, each regex on its own as the reference matches them: the
- * spec, best if none, -ENOENT where the reference gives up (a regex
- * PCRE2 fails to match), -ENOMEM.  A regex PCRE2 rejects ends the
- * search with its spec (fc_spec_bad tells; the lookup then fails as the
- * reference's).
+ * spec, best if none, -ENOMEM.  A regex PCRE2 rejects or fails to match
+ * (its match limit) is where the reference's lookup would end, with
+ * ENOENT, if it gets there: its index goes to *err (the highest so
+ * far) and the search of v stops - a lower spec of v cannot win over
+ * it, a higher spec of another source still can.
  */
 static int64_t each_one(struct fc_data *d, const uint32_t *v, uint32_t cnt,
 			const char *key, size_t keylen, uint32_t mode,
-			uint32_t best)
+			uint32_t best, uint32_t *err)
 {
 	for (uint32_t i = 0; i < cnt; i++) {
 		uint32_t idx = v[i];
@@ -892,14 +899,18 @@ static int64_t each_one(struct fc_data *d, const uint32_t *v, uint32_t cnt,
 
 		if (best != NONE && idx <= best)
 			break;
+		if (!fc_spec_ok(d, idx))
+			return corrupt(d);
 		if (!candidate(d, idx, key, keylen, mode))
 			continue;
 		re = fc_spec_re(d, idx);
-		if (!re)
-			return fc_spec_bad(d, idx) ? (int64_t)idx : -ENOMEM;
-		rc = match_one(re, key, keylen, 0);
-		if (rc < 0)
-			return rc;
+		if (!re && !fc_spec_bad(d, idx))
+			return -ENOMEM;
+		rc = re ? match_one(re, key, keylen, 0) : -ENOENT;
+		if (rc < 0) {
+			*err = above(*err, idx);
+			return best;
+		}
 		if (rc == 1)
 			return idx;
 	}
@@ -971,9 +982,11 @@ static pcre2_code *set_code(struct fc_data *d, struct fc_set *t)
 	return st == FC_CODE_OK ? t->code : NULL;
 }
 
-/* The highest spec of node k matching, or NONE; -errno on error. */
+/* The highest spec of node k above best matching, or best; -errno on
+ * error; a regex that cannot be matched goes to *err (each_one). */
 static int64_t node_match(struct fc_data *d, uint32_t k, const char *key,
-			  size_t keylen, uint32_t mode, uint32_t best)
+			  size_t keylen, uint32_t mode, uint32_t best,
+			  uint32_t *err)
 {
 	struct fc_nstate *ns = &d->ns[k];
 	const struct fc_tnode *n = &d->trie.node[k];
@@ -1009,7 +1022,7 @@ interim:
 				   best);
 		return m != -EAGAIN ? m :
 				      each_one(d, node_specs(d, k), n->nspecs,
-					       key, keylen, mode, best);
+					       key, keylen, mode, best, err);
 	}
 	t = __atomic_load_n(&ns->set, __ATOMIC_ACQUIRE);
 	if (!t || !t->rest)
@@ -1027,7 +1040,7 @@ interim:
 			return m;
 	}
 	/* The combined regex failed to build or to match: one at a time. */
-	return each_one(d, t->rest, t->nrest, key, keylen, mode, best);
+	return each_one(d, t->rest, t->nrest, key, keylen, mode, best, err);
 }
 
 /* The highest exact spec for key and mode, or NONE; *bad set if an
@@ -1105,7 +1118,11 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 	_cleanup_free_ uint64_t *heap = NULL;
 	uint32_t n;
 	uint32_t best = NONE, nchain = 0, p = 0, cap = MAX_CHAIN;
-	bool best_bad = false, bad = false;
+	/* the highest spec whose regex PCRE2 rejects or cannot match, met
+	 * on the way: the reference's lookup fails there if no higher spec
+	 * matches (each_one) */
+	uint32_t err = NONE;
+	bool bad = false;
 	int r;
 
 	if (!d->nspec)
@@ -1125,32 +1142,13 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 		return corrupt(d);
 
 	/* Specs matched one by one, above the best so far. */
-	for (uint32_t i = 0; i < d->nsingle; i++) {
-		uint32_t idx = d->single[i];
-		pcre2_code *re;
-		int rc;
+	{
+		int64_t m = each_one(d, d->single, d->nsingle, key, keylen,
+				     mode, best, &err);
 
-		if (best != NONE && idx <= best)
-			break;
-		if (!fc_spec_ok(d, idx))
-			return corrupt(d);
-		if (!candidate(d, idx, key, keylen, mode))
-			continue;
-		re = fc_spec_re(d, idx);
-		if (!re) {
-			if (!fc_spec_bad(d, idx))
-				return -ENOMEM;
-			best = idx;
-			best_bad = true;
-			break;
-		}
-		rc = match_one(re, key, keylen, 0);
-		if (rc < 0)
-			return rc;
-		if (rc == 1) {
-			best = idx;
-			break;
-		}
+		if (m < 0)
+			return m;
+		best = m;
 	}
 
 	/* The trie nodes on the key's path. */
@@ -1193,7 +1191,7 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 	for (;;) {
 		/* The unvisited node with the highest top index. */
 		uint64_t hi = DONE;
-		uint32_t which = 0, top;
+		uint32_t which = 0, top, floor;
 		int64_t m;
 
 		for (uint32_t i = 0; i < nchain; i++)
@@ -1204,21 +1202,21 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 		if (hi == DONE)
 			break;
 		top = (uint32_t)(hi >> 32);
-		if (best != NONE && top <= best)
+		floor = above(best, err);
+		if (floor != NONE && top <= floor)
 			break;
-		m = node_match(d, (uint32_t)hi, key, keylen, mode, best);
+		m = node_match(d, (uint32_t)hi, key, keylen, mode, floor, &err);
 		chain[which] = DONE;
 		if (m < 0)
 			return m;
-		if (m != NONE && (best == NONE || m > best)) {
+		if (m != NONE && (floor == NONE || m > floor))
 			best = m;
-			best_bad = fc_spec_bad(d, m);
-		}
 	}
 
-	/* a regex PCRE2 rejects: the reference's lookup fails there, with
-	 * ENOENT (matchpathcon prints <<none>>) */
-	if (best == NONE || best_bad)
+	/* a regex PCRE2 rejects or cannot match above every match: the
+	 * reference's lookup fails there, with ENOENT (matchpathcon prints
+	 * <<none>>) */
+	if (best == NONE || (err != NONE && err > best))
 		return -ENOENT;
 	return best;
 }
