@@ -60,44 +60,6 @@ static void cleanup(void)
 	rmdir(dir);
 }
 
-/*
- * Counted repetitions cost the index's automaton build seconds when
- * their copies multiply past a few hundred positions ("u{1,4000}",
- * "((u{0,16}){0,16}){0,16}"): a known bug (fc_dfa.c; the known-bugs run
- * of tests/unit/label/redos.c).  An input is skipped when, on one of its
- * lines, the product of the counts of every "{n}", "{n,}" and "{n,m}"
- * passes 256, or a campaign spends its time there (issue 29's run of
- * this target ended on a 21 s input).  To go once the bug is fixed.
- */
-static int big_count(const uint8_t *d, size_t n)
-{
-	unsigned long product = 1;
-
-	for (size_t i = 0; i < n; i++) {
-		unsigned long v = 0, most = 0;
-		size_t j = i + 1;
-
-		if (d[i] == '\n')
-			product = 1;
-		if (d[i] != '{')
-			continue;
-		for (int part = 0; part < 2; part++) {
-			for (v = 0; j < n && d[j] >= '0' && d[j] <= '9'; j++)
-				if ((v = v * 10 + (d[j] - '0')) > 256)
-					return 1;
-			most = v > most ? v : most;
-			if (j >= n || d[j] != ',')
-				break;
-			j++;
-			most++; /* "{n,}": at least one more */
-		}
-		product *= most ? most : 1;
-		if (product > 256)
-			return 1;
-	}
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const struct {
@@ -117,8 +79,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct selabel_handle *h;
 	int fd;
 
-	if (big_count(data, size))
-		return 0;
 	if (!dir[0]) {
 		setup();
 		atexit(cleanup);

@@ -636,7 +636,13 @@ static int restore_one(struct walk *w, const char *path, const struct stat *st,
 	if (F(w, LOG_MATCHES))
 		rc_log(SELINUX_INFO, "%s matched by %s\n", path, newcon);
 
+	/* An entry removed since the walk listed it is gone, not an error:
+	 * the reference reads and sets the label through a descriptor it
+	 * opened before the lookup, on the removed file, and says nothing
+	 * (later releases skip such entries, as this does). */
 	n = core_xattr_get_at(dirfd, name, path, &curcon);
+	if (n == -ENOENT)
+		return 0;
 	if (n < 0 && n != -ENODATA) {
 		r = (int)n;
 		goto err;
@@ -660,6 +666,8 @@ static int restore_one(struct walk *w, const char *path, const struct stat *st,
 	}
 	if (!F(w, NOCHANGE)) {
 		r = core_xattr_set(path, -1, CORE_XATTR_NOFOLLOW, newcon);
+		if (r == -ENOENT)
+			return 0; /* removed meanwhile, as above */
 		if (r < 0)
 			goto err;
 	}

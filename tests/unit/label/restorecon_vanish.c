@@ -16,10 +16,7 @@
  * removes and recreates entries from another thread while walks of
  * one and two threads run (no crash, no sanitizer report, the same
  * answers).
- *
- * "known-bugs" as argument runs instead the tests of behaviour found
- * different from Debian 12's and left for the owners of label/ (meson
- * registers that run as should_fail).
+
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -328,8 +325,9 @@ END_TEST
  * Debian 12's library holds the file open (O_PATH) from before its
  * lookup: the label is read and set through that descriptor, on the
  * removed file, and the walk reports nothing (0, no message).  Ours
- * reads the label by name, fails with ENOENT, logs "Could not set
- * context" and returns -1.
+ * read the label by name, failed with ENOENT, logged "Could not set
+ * context" and returned -1; it now takes the entry for gone, as later
+ * releases do.
  */
 START_TEST(test_selinux_restorecon_removed_after_lookup_no_error)
 {
@@ -345,26 +343,21 @@ START_TEST(test_selinux_restorecon_removed_after_lookup_no_error)
 }
 END_TEST
 
-static Suite *suite(bool known_bugs)
+static Suite *suite(void)
 {
 	Suite *s = suite_create("label_restorecon_vanish");
-	TCase *tc = tcase_create(known_bugs ? "known_bugs" : "vanish");
+	TCase *tc = tcase_create("vanish");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
-	if (known_bugs) {
-		tcase_add_test(
-		    tc, test_selinux_restorecon_removed_after_lookup_no_error);
-	} else {
-		tcase_add_test(tc, test_selinux_restorecon_entries_removed);
-		tcase_add_test(
-		    tc, test_selinux_restorecon_parallel_entries_removed);
-		tcase_add_test(tc, test_selinux_restorecon_concurrent_removals);
-	}
+	tcase_add_test(tc, test_selinux_restorecon_entries_removed);
+	tcase_add_test(tc, test_selinux_restorecon_parallel_entries_removed);
+	tcase_add_test(tc, test_selinux_restorecon_concurrent_removals);
+	tcase_add_test(tc, test_selinux_restorecon_removed_after_lookup_no_error);
 	suite_add_tcase(s, tc);
 	return s;
 }
 
-int main(int argc, char **argv)
+int main(void)
 {
-	return fx_run(suite(argc > 1 && !strcmp(argv[1], "known-bugs")));
+	return fx_run(suite());
 }
