@@ -37,6 +37,21 @@ void fx_setup(void)
 		      strerror(errno));
 }
 
+static int quiet(int type, const char *fmt, ...)
+{
+	(void)type;
+	(void)fmt;
+	return 0;
+}
+
+void fx_setup_quiet(void)
+{
+	union selinux_callback cb = {.func_log = quiet};
+
+	selinux_set_callback(SELINUX_CB_LOG, cb);
+	fx_setup();
+}
+
 static int rm_one(const char *path, const struct stat *st, int type,
 		  struct FTW *ftw)
 {

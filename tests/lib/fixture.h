@@ -16,6 +16,9 @@
 extern char fx_root[4096];
 
 void fx_setup(void);
+/* As fx_setup(), with the library's log callback silenced (tests of
+ * inputs that make it complain). */
+void fx_setup_quiet(void);
 /* As fx_setup(), but under base (e.g. /dev/shm, a tmpfs: ext4 limits an
  * xattr to a block, tmpfs takes the 64 KiB the VFS allows). */
 void fx_setup_in(const char *base);

@@ -84,26 +84,6 @@ void *reallocarray(void *p, size_t k, size_t n)
 }
 #endif
 
-static int quiet(int type, const char *fmt, ...)
-{
-	(void)type;
-	(void)fmt;
-	return 0;
-}
-
-static void setup(void)
-{
-	union selinux_callback cb = {.func_log = quiet};
-
-	selinux_set_callback(SELINUX_CB_LOG, cb);
-	fx_setup();
-}
-
-static void teardown(void)
-{
-	fx_teardown();
-}
-
 /* A file under construction; at[] records where named fields are. */
 struct buf {
 	uint8_t b[1024];
@@ -520,13 +500,13 @@ static Suite *suite(void)
 	Suite *s = suite_create("label_bin_overflow");
 	TCase *tc = tcase_create("bin5");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, fx_setup_quiet, fx_teardown);
 	tcase_add_test(tc, test_selabel_open_bin5_valid);
 	tcase_add_test(tc, test_selabel_open_bin5_big_lengths);
 	tcase_add_test(tc, test_selabel_open_bin5_big_counts);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bin6");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, fx_setup_quiet, fx_teardown);
 	tcase_add_test(tc, test_selabel_open_bin6_valid);
 	tcase_add_test(tc, test_selabel_open_bin6_big_fields);
 	tcase_add_test(tc, test_selabel_open_bin6_deep_tree);

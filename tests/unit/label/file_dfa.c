@@ -367,26 +367,6 @@ END_TEST
 
 /* ---- lookups through the automaton ---- */
 
-static int quiet(int type, const char *fmt, ...)
-{
-	(void)type;
-	(void)fmt;
-	return 0;
-}
-
-static void setup(void)
-{
-	union selinux_callback cb = {.func_log = quiet};
-
-	selinux_set_callback(SELINUX_CB_LOG, cb);
-	fx_setup();
-}
-
-static void teardown(void)
-{
-	fx_teardown();
-}
-
 static struct selabel_handle *open_fc(const char *data)
 {
 	struct selinux_opt opt[] = {
@@ -547,7 +527,7 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("selabel_lookup");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, fx_setup_quiet, fx_teardown);
 	tcase_add_test(tc, test_selabel_lookup_mode_filter);
 	tcase_add_test(tc, test_selabel_lookup_last_spec_wins);
 	tcase_add_test(tc, test_selabel_lookup_pcre2_fallback);

@@ -20,26 +20,6 @@
 
 #include "fixture.h"
 
-static int quiet(int type, const char *fmt, ...)
-{
-	(void)type;
-	(void)fmt;
-	return 0;
-}
-
-static void setup(void)
-{
-	union selinux_callback cb = {.func_log = quiet};
-
-	selinux_set_callback(SELINUX_CB_LOG, cb);
-	fx_setup();
-}
-
-static void teardown(void)
-{
-	fx_teardown();
-}
-
 /* Open fx_root/fc holding len bytes of data; NULL and errno on failure. */
 static struct selabel_handle *open_fc(const char *data, size_t len)
 {
@@ -284,7 +264,7 @@ static Suite *suite(void)
 	TCase *tc;
 
 	tc = tcase_create("selabel_lookup");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, fx_setup_quiet, fx_teardown);
 	tcase_add_test(tc, test_selabel_lookup_escaped_slash_two_lines);
 	tcase_add_test(tc, test_selabel_lookup_escaped_slash_fuzz_input);
 	tcase_add_test(tc, test_selabel_lookup_escapes_in_and_after_prefix);
@@ -292,7 +272,7 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("selabel_open");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, fx_setup_quiet, fx_teardown);
 	tcase_add_test(tc, test_selabel_open_non_ascii_refused);
 	tcase_add_test(tc, test_selabel_open_non_ascii_where_not_read);
 	tcase_add_test(tc, test_selabel_open_nul_cr_and_spaces);
