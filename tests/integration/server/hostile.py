@@ -60,7 +60,8 @@ import os
 import stat
 import sys
 
-MNT = os.environ["SELINUXFS_MNT"]
+from sfs import path, read, transact, as_nobody
+
 SERVER = int(os.environ["SELINUXFSD_PID"])
 POLICY, BIGPOLICY = sys.argv[1], sys.argv[2]
 CHECK_RSS = "--no-rss" not in sys.argv[3:]
@@ -80,13 +81,8 @@ def check(name, cond, detail=""):
               flush=True)
 
 
-def path(name):
-    return os.path.join(MNT, name)
 
 
-def read(name):
-    with open(path(name), "rb") as f:
-        return f.read()
 
 
 def open_errno(name, flags=os.O_RDONLY):
@@ -97,16 +93,6 @@ def open_errno(name, flags=os.O_RDONLY):
         return e.errno
 
 
-def transact(name, req):
-    fd = os.open(path(name), os.O_RDWR)
-    try:
-        try:
-            os.write(fd, req)
-        except OSError as e:
-            return e.errno, b""
-        return None, os.read(fd, 65536)
-    finally:
-        os.close(fd)
 
 
 def load(data):
@@ -124,18 +110,6 @@ def load(data):
     return werr, n, cerr
 
 
-def as_nobody(fn):
-    """fn() in a child with uid/gid 65534; its exit code."""
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.setgroups([])
-            os.setresgid(65534, 65534, 65534)
-            os.setresuid(65534, 65534, 65534)
-            os._exit(fn())
-        except BaseException:
-            os._exit(100)
-    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
 
 
 def server_log():

@@ -23,7 +23,8 @@ import struct
 import sys
 import time
 
-MNT = os.environ["SELINUXFS_MNT"]
+from sfs import MNT, path, read, write, transact, as_nobody
+
 POLICY, VARIANT, FACTS = sys.argv[1], sys.argv[2], sys.argv[3]
 failures = 0
 
@@ -37,58 +38,14 @@ def check(name, cond, detail=""):
         print("FAIL " + name + (": " + detail if detail else ""))
 
 
-def path(name):
-    return os.path.join(MNT, name)
 
 
-def read(name):
-    with open(path(name), "rb") as f:
-        return f.read()
 
 
-def write(name, data, offset=None):
-    """Returns None on success, else the errno of the open or write."""
-    try:
-        fd = os.open(path(name), os.O_WRONLY)
-    except OSError as e:
-        return e.errno
-    try:
-        if offset is None:
-            os.write(fd, data)
-        else:
-            os.pwrite(fd, data, offset)
-        return None
-    except OSError as e:
-        return e.errno
-    finally:
-        os.close(fd)
 
 
-def transact(name, req):
-    """(errno or None, answer bytes) of a write then read on one file."""
-    fd = os.open(path(name), os.O_RDWR)
-    try:
-        try:
-            os.write(fd, req)
-        except OSError as e:
-            return e.errno, b""
-        return None, os.read(fd, 65536)
-    finally:
-        os.close(fd)
 
 
-def as_nobody(fn):
-    """Runs fn() in a child with uid/gid 65534; returns its exit code."""
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.setgroups([])
-            os.setresgid(65534, 65534, 65534)
-            os.setresuid(65534, 65534, 65534)
-            os._exit(fn())
-        except BaseException:
-            os._exit(100)
-    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
 
 
 def status():

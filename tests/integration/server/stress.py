@@ -106,7 +106,8 @@ import subprocess
 import sys
 import time
 
-MNT = os.environ["SELINUXFS_MNT"]
+from sfs import MNT, path, read, write, transact
+
 SERVER = int(os.environ["SELINUXFSD_PID"])
 MODE, POLICY = sys.argv[1], sys.argv[2]
 
@@ -143,44 +144,12 @@ def fail(msg):
     print("FAIL " + msg, flush=True)
 
 
-def path(name):
-    return os.path.join(MNT, name)
 
 
-def read(name):
-    with open(path(name), "rb") as f:
-        return f.read()
 
 
-def write(name, data, offset=None):
-    """None on success, else the errno of the open or the write."""
-    try:
-        fd = os.open(path(name), os.O_WRONLY)
-    except OSError as e:
-        return e.errno
-    try:
-        if offset is None:
-            os.write(fd, data)
-        else:
-            os.pwrite(fd, data, offset)
-        return None
-    except OSError as e:
-        return e.errno
-    finally:
-        os.close(fd)
 
 
-def transact(name, req):
-    """(errno or None, answer) of a write then a read on one open file."""
-    fd = os.open(path(name), os.O_RDWR)
-    try:
-        try:
-            os.write(fd, req)
-        except OSError as e:
-            return e.errno, b""
-        return None, os.read(fd, 65536)
-    finally:
-        os.close(fd)
 
 
 def norm(tx, res):
