@@ -185,17 +185,36 @@ static unsigned caller_uid(fuse_req_t req)
 	return c ? (unsigned)c->uid : 65534u;
 }
 
+/*
+ * "policy" is open once at a time (files.c), but FUSE sends the RELEASE
+ * of a closed file after close(2) has returned: "cat policy; cat policy"
+ * would find the first open not yet released.  So an open that finds it
+ * busy waits for a release, polling, up to POLICY_BUSY_MS (the window is
+ * a round trip; the bound is for a loaded machine), then answers EBUSY,
+ * as the kernel does at once.  Only root gets this far (EACCES comes
+ * first), and another worker serves the RELEASE meanwhile.
+ */
+#define POLICY_BUSY_MS 1000
+#define POLICY_POLL_MS 2
+
 static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct sfs_node n;
 	struct handle *h = NULL;
 	int r;
 
-	srv_lock();
-	r = hnd_open(ino, caller_uid(req), &h);
-	if (r == 0)
-		r = sfs_getnode(ino, &n);
-	srv_unlock();
+	for (int waited = 0;; waited += POLICY_POLL_MS) {
+		struct timespec nap = { 0, POLICY_POLL_MS * 1000000L };
+
+		srv_lock();
+		r = hnd_open(ino, caller_uid(req), &h);
+		if (r == 0)
+			r = sfs_getnode(ino, &n);
+		srv_unlock();
+		if (r != -EBUSY || waited >= POLICY_BUSY_MS)
+			break;
+		nanosleep(&nap, NULL);
+	}
 	if (r < 0) {
 		fuse_reply_err(req, -r);
 		return;
