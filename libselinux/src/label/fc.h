@@ -574,8 +574,9 @@ bool lbl_jit_allowed(void);
 /* Analyse the specs and build the index once; 0 or -errno. */
 int fc_index_ensure(struct fc_data *d);
 void fc_index_free(struct fc_data *d);
-/* d->ns for d->trie.nnode nodes, zeroed: 0 or -ENOMEM. */
+/* d->ns for d->trie.nnode nodes, zeroed: 0 or -ENOMEM; and away. */
 int fc_nstate_alloc(struct fc_data *d);
+void fc_nstate_free(struct fc_data *d);
 /* Build every node's final set (FC_NODE_BUILT), as an index image holds
  * them: 0 or -errno. */
 int fc_index_build_all(struct fc_data *d);

@@ -485,9 +485,7 @@ int fc_image_open(struct selabel_handle *h, struct fc_data *d,
 
 void fc_image_detach(struct selabel_handle *h, struct fc_data *d)
 {
-	if (d->ns)
-		munmap(d->ns, (size_t)d->trie.nnode * sizeof(*d->ns));
-	d->ns = NULL;
+	fc_nstate_free(d);
 	for (uint32_t i = 0; i < d->nfiles; i++)
 		free(d->files[i]);
 	free(d->files);

@@ -382,19 +382,54 @@ static int index_build(struct fc_data *d)
 	return fc_nstate_alloc(d);
 }
 
+/*
+ * LeakSanitizer does not look for pointers in memory the program maps
+ * itself: the sets the node states point to would show as leaks in a
+ * process that exits with a handle open (restorecon's default one).
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define FC_LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(leak_sanitizer)
+#define FC_LSAN 1
+#endif
+#endif
+#ifdef FC_LSAN
+#include <sanitizer/lsan_interface.h>
+#endif
+
+static size_t nstate_len(const struct fc_data *d)
+{
+	return d->trie.nnode ? (size_t)d->trie.nnode * sizeof(*d->ns) : 1;
+}
+
 int fc_nstate_alloc(struct fc_data *d)
 {
 	/* Mapped, not calloc'd: zero pages that only the nodes a process
 	 * uses ever fault in (calloc clears the whole array, a page fault
 	 * per 4 KiB: a third of an index image's open). */
-	size_t len = (size_t)d->trie.nnode * sizeof(*d->ns);
-	void *p = mmap(NULL, len ? len : 1, PROT_READ | PROT_WRITE,
+	size_t len = nstate_len(d);
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED)
 		return -ENOMEM;
+#ifdef FC_LSAN
+	__lsan_register_root_region(p, len);
+#endif
 	d->ns = p;
 	return 0;
+}
+
+void fc_nstate_free(struct fc_data *d)
+{
+	if (!d->ns)
+		return;
+#ifdef FC_LSAN
+	__lsan_unregister_root_region(d->ns, nstate_len(d));
+#endif
+	munmap(d->ns, nstate_len(d));
+	d->ns = NULL;
 }
 
 /* Under d->lock: node k gets a state to free at close. */
@@ -464,11 +499,7 @@ void fc_index_free(struct fc_data *d)
 	free(d->used_nodes);
 	d->used_nodes = NULL;
 	d->nused = d->aused = 0;
-	if (d->ns)
-		munmap(d->ns, d->trie.nnode ? (size_t)d->trie.nnode *
-						    sizeof(*d->ns) :
-					      1);
-	d->ns = NULL;
+	fc_nstate_free(d);
 	free(d->used);
 	d->used = NULL;
 	if (!d->img) {
