@@ -22,22 +22,28 @@
  * whatever the mounted file holds as our "context".  A kernel attribute
  * is only ever reached without crossing a mount from procfs's root, so:
  *
- *   - "/proc" must be a procfs (statfs magic PROC_SUPER_MAGIC); when it
- *     is not, there is no attribute to reach: ENOENT, as when /proc is
- *     not mounted at all;
- *   - the rest of the path is resolved beneath it by openat2(2) with
+ *   - the path is resolved beneath "/proc" by openat2(2) with
  *     RESOLVE_NO_XDEV (a mount anywhere on the path: EXDEV) and
  *     RESOLVE_NO_MAGICLINKS (no jump through a /proc/PID/fd-style link;
  *     the plain symlinks self and thread-self stay inside procfs);
  *   - where openat2 is missing (Linux before 5.6, ENOSYS) or a seccomp
- *     filter refuses it (ENOSYS, or EPERM for some), the file is opened
- *     with openat(2) beneath the same root and must then sit on the same
- *     mount as the root (statx's STATX_MNT_ID, Linux 5.8) and on procfs,
- *     else EXDEV.
+ *     filter refuses it (ENOSYS, or EPERM for some), "/proc" must be a
+ *     procfs (statfs magic PROC_SUPER_MAGIC; else ENOENT, as when /proc
+ *     is not mounted at all), and the file is opened with openat(2)
+ *     beneath it and must sit on the same mount as the root (statx's
+ *     STATX_MNT_ID, Linux 5.8) and on procfs, else EXDEV.
  *
- * Only a kernel with neither openat2 nor STATX_MNT_ID (before 5.6) is left
- * with the file system type alone, which a procfs file mounted over an
- * attribute passes.
+ * Why "/proc" itself is checked only on that fallback: statfs(2) needs
+ * the filesystem:getattr permission on procfs, which most confined
+ * domains lack (refpolicy: setrans_t, sshd's PAM ...): the check logged
+ * an AVC denial and, refused, failed every attribute read and write - the
+ * system test's ssh logins on our library failed so.  With openat2, a
+ * mount over an attribute or a directory on its path (CVE-2025-52881's
+ * way) is refused without it; a whole file system mounted on /proc
+ * (writes then go to its files) is not told apart.  A kernel with
+ * neither openat2 nor STATX_MNT_ID (before 5.6) is left with the file
+ * system type alone, which a procfs file mounted over an attribute
+ * passes.
  */
 
 /*
@@ -96,6 +102,11 @@ static int open_checked(int root, const char *rel, int flags)
 	uint64_t a, b;
 	int r;
 
+	if (!proc_root_owned) {
+		r = on_procfs(root);
+		if (r <= 0)
+			return r < 0 ? r : -ENOENT;
+	}
 	fd = openat(root, rel, flags | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
@@ -137,15 +148,9 @@ static int open_beneath(int root, const char *rel, int flags)
 int core_proc_open(const char *rel, int flags)
 {
 	_cleanup_close_ int root = -1;
-	int r;
 
 	root = open(proc_root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0)
 		return -errno;
-	if (!proc_root_owned) {
-		r = on_procfs(root);
-		if (r <= 0)
-			return r < 0 ? r : -ENOENT;
-	}
 	return open_beneath(root, rel, flags);
 }
