@@ -123,16 +123,19 @@ extern void freeconary(char **con);
  * Exec, fscreate, keycreate and sockcreate contexts are per thread, as in
  * the kernel: they are read and written through /proc/thread-self.
  *
- * Only procfs's own attribute files are read or written: the file is
- * opened beneath /proc without crossing a mount (openat2(2) with
- * RESOLVE_NO_XDEV and RESOLVE_NO_MAGICLINKS; without openat2, the file's
- * mount id must be /proc's) and must be on procfs.  A file or directory
- * mounted over an attribute, or over a directory on its path, makes
- * every get and set fail with -1 and EXDEV, writing nothing (a write
- * there could land anywhere: CVE-2025-52881); /proc that is not a procfs
- * makes them fail with ENOENT, as when /proc is not mounted.  Kernels
- * before 5.6 (no openat2, no STATX_MNT_ID) get the procfs check only.
- * The established library opens the path as it finds it.
+ * Only the attribute files beneath /proc's own mount are read or
+ * written: the file is opened beneath /proc without crossing a mount
+ * (openat2(2) with RESOLVE_NO_XDEV and RESOLVE_NO_MAGICLINKS).  A file
+ * or directory mounted over an attribute, or over a directory on its
+ * path, makes every get and set fail with -1 and EXDEV, writing nothing
+ * (a write there could land anywhere: CVE-2025-52881).  Without openat2
+ * (Linux before 5.6, or a seccomp filter), /proc must be a procfs (else
+ * ENOENT, as when /proc is not mounted) and the file on its mount and on
+ * procfs (else EXDEV); kernels before 5.8 (no STATX_MNT_ID) get the
+ * procfs check only.  With openat2, /proc's own file system type is not
+ * asked (statfs needs a permission confined domains lack): a whole file
+ * system mounted on /proc is not told apart.  The established library
+ * opens the path as it finds it.
  */
 
 /* Current context of the calling thread. */
