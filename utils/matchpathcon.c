@@ -2,7 +2,7 @@
  * matchpathcon - print the file_contexts label of paths
  *
  * SYNOPSIS
- *     matchpathcon [-V] [-N] [-n] [-m type] [-f file_contexts_file] [-p prefix] [-P policy_root_path] filepath...
+ *     matchpathcon [-V] [-N] [-n] [-x] [-m type] [-f file_contexts_file] [-p prefix] [-P policy_root_path] filepath...
  *
  * DESCRIPTION
  *     Prints, for each filepath, the path, a tab and the context the
@@ -33,10 +33,22 @@
  *         (selinux_set_policy_root(3)).
  *     -q
  *         With -V, print nothing: the exit status alone answers.
+ *     -x
+ *         Explain each label (an extension of this implementation,
+ *         selabel_lookup_explain(3)): after the "filepath<TAB>context"
+ *         line, the spec of file_contexts that gave it, with its file and
+ *         line, the .subs or .subs_dist alias that rewrote the path, the
+ *         file type the spec applies to, each other spec that matched and
+ *         why it lost, and the specs that match a file of another type.
+ *         Contexts are printed raw.  -V, -n and -N do not apply.
+ *
+ * EXAMPLES
+ *     Which rule gives httpd.conf its label, and which did it override:
+ *         matchpathcon -x /etc/httpd/conf/httpd.conf
  *
  * EXIT STATUS
  *     0
- *         Every label was printed (or verified).
+ *         Every label was printed (or verified, or explained).
  *     1
  *         Wrong arguments, file_contexts could not be read, a lookup failed,
  *         or with -V a label differs.
@@ -51,8 +63,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <selinux/label_explain.h>
 #include <selinux/selinux.h>
 
+#include "explain.h"
 #include "util.h"
 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
@@ -60,7 +74,7 @@
 static void usage(const char *prog)
 {
 	util_usage(prog,
-		   "[-V] [-N] [-n] [-m type] [-f file_contexts_file] "
+		   "[-V] [-N] [-n] [-x] [-m type] [-f file_contexts_file] "
 		   "[-p prefix] [-P policy_root_path] filepath...",
 		   NULL, 1);
 }
@@ -86,6 +100,23 @@ static int print_label(const char *path, int header, mode_t mode)
 	return 0;
 }
 
+/* -x: the explanation of path's label on h; 0, or 1 if none could be
+ * made. */
+static int explain_label(struct selabel_handle *h, const char *path,
+			 mode_t mode)
+{
+	struct selabel_explanation *e;
+
+	if (selabel_lookup_explain(h, &e, path, (int)mode) < 0) {
+		fprintf(stderr, "selabel_lookup_explain(%s) failed: %s\n",
+			path, strerror(errno));
+		return 1;
+	}
+	util_explain_print(stdout, e);
+	selabel_explanation_free(e);
+	return 0;
+}
+
 static void open_failed(void)
 {
 	fprintf(stderr, "Error while opening file contexts database: %s\n",
@@ -96,13 +127,14 @@ static void open_failed(void)
 int main(int argc, char **argv)
 {
 	int header = 1, verify = 0, notrans = 0, quiet = 0, error = 0, c;
-	int inited = 0;
+	int inited = 0, explain = 0;
+	struct selabel_handle *xh = NULL;
 	mode_t file_mode = 0;
 	const char *file = NULL;
 
 	if (argc < 2)
 		usage(argv[0]);
-	while ((c = getopt(argc, argv, "m:Nnf:P:p:Vq")) != -1) {
+	while ((c = getopt(argc, argv, "m:Nnf:P:p:Vqx")) != -1) {
 		switch (c) {
 		case 'n':
 			header = 0;
@@ -144,11 +176,23 @@ int main(int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			break;
+		case 'x':
+			explain = 1;
+			break;
 		default:
 			usage(argv[0]);
 		}
 	}
-	if (file) {
+	if (explain) {
+		/* the handle matchpathcon(3) would open: file, or the
+		 * policy's file_contexts */
+		struct selinux_opt opt = { SELABEL_OPT_PATH, file };
+
+		xh = selabel_open(SELABEL_CTX_FILE, &opt, 1);
+		if (!xh)
+			open_failed();
+		inited = 1;
+	} else if (file) {
 		if (matchpathcon_init_prefix(file, NULL) < 0)
 			open_failed();
 		inited = 1;
@@ -170,6 +214,10 @@ int main(int argc, char **argv)
 			mode = st.st_mode;
 		if (file_mode)
 			mode = file_mode;
+		if (explain) {
+			error |= explain_label(xh, path, mode);
+			continue;
+		}
 		if (!verify) {
 			error |= print_label(path, header, mode);
 			continue;
@@ -203,6 +251,9 @@ int main(int argc, char **argv)
 			print_label(path, 0, mode);
 		}
 	}
-	matchpathcon_fini();
+	if (xh)
+		selabel_close(xh);
+	else
+		matchpathcon_fini();
 	return error;
 }

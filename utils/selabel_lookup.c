@@ -2,7 +2,7 @@
  * selabel_lookup - look a key up in a labelling backend
  *
  * SYNOPSIS
- *     selabel_lookup -b backend [-v] [-r] -k key [-t type] [-f file]
+ *     selabel_lookup -b backend [-v] [-r] [-x] -k key [-t type] [-f file]
  *
  * DESCRIPTION
  *     Opens a selabel_open(3) handle of the backend and prints the context
@@ -24,6 +24,14 @@
  *         The object type, a number; 0 by default.
  *     -f file
  *         Read this file instead of the policy's.
+ *     -x
+ *         With the file backend, explain the answer (an extension of this
+ *         implementation, selabel_lookup_explain(3)): print
+ *         "key<TAB>context" and under it the spec that gave the context,
+ *         with its file and line, the .subs alias applied, the specs it
+ *         overrode and why, and those matching another file type; exit
+ *         status 0 whether or not there is a context.  Contexts are
+ *         printed raw.
  *
  * EXIT STATUS
  *     0
@@ -36,6 +44,7 @@
  * EXAMPLES
  *         selabel_lookup -b file -k /run -t 0
  *         selabel_lookup -r -b x -t 4 -k X11:ButtonPress
+ *         selabel_lookup -x -b file -k /etc/shadow -t 32768
  *
  * SEE ALSO
  *     selabel_lookup_best_match(8), matchpathcon(8), selabel_lookup(3)
@@ -47,8 +56,10 @@
 #include <string.h>
 
 #include <selinux/label.h>
+#include <selinux/label_explain.h>
 #include <selinux/selinux.h>
 
+#include "explain.h"
 #include "util.h"
 
 static void usage(const char *prog)
@@ -77,7 +88,7 @@ static void usage(const char *prog)
 
 int main(int argc, char **argv)
 {
-	int raw = 0, type = 0, backend = SELABEL_CTX_FILE, c, rc;
+	int raw = 0, type = 0, backend = SELABEL_CTX_FILE, explain = 0, c, rc;
 	const char *file = NULL, *key = NULL;
 	struct selinux_opt opts[2] = { { SELABEL_OPT_VALIDATE, NULL },
 				       { SELABEL_OPT_PATH, NULL } };
@@ -86,7 +97,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3)
 		usage(argv[0]);
-	while ((c = getopt(argc, argv, "b:f:vrk:t:")) != -1) {
+	while ((c = getopt(argc, argv, "b:f:vrk:t:x")) != -1) {
 		switch (c) {
 		case 'b':
 			backend = util_selabel_backend(optarg);
@@ -111,6 +122,9 @@ int main(int argc, char **argv)
 		case 't':
 			type = atoi(optarg);
 			break;
+		case 'x':
+			explain = 1;
+			break;
 		default:
 			usage(argv[0]);
 		}
@@ -119,6 +133,20 @@ int main(int argc, char **argv)
 	h = util_selabel_open(backend, opts, 2);
 	if (!h)
 		return -1;
+	if (explain) {
+		struct selabel_explanation *e;
+
+		rc = selabel_lookup_explain(h, &e, key, type);
+		selabel_close(h);
+		if (rc < 0) {
+			fprintf(stderr, "selabel_lookup_explain ERROR: %s\n",
+				strerror(errno));
+			return -1;
+		}
+		util_explain_print(stdout, e);
+		selabel_explanation_free(e);
+		return 0;
+	}
 	errno = 0;
 	rc = raw ? selabel_lookup_raw(h, &con, key, type) :
 		   selabel_lookup(h, &con, key, type);

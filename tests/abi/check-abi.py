@@ -16,6 +16,9 @@ EXTENSIONS = {
     # include/selinux/avc_audit.h
     "selinux_avc_audit_open": "SELINUX_AUDIT_1.0",
     "selinux_avc_audit_close": "SELINUX_AUDIT_1.0",
+    # include/selinux/label_explain.h
+    "selabel_lookup_explain": "SELINUX_EXPLAIN_1.0",
+    "selabel_explanation_free": "SELINUX_EXPLAIN_1.0",
 }
 
 ref = {}

@@ -409,6 +409,7 @@ struct fc_data {
 	/* .subs and .subs_dist, in the reference's order (last line first) */
 	struct fc_sub *subs, *dist_subs;
 	size_t nsubs, ndist_subs;
+	char *subs_path, *dist_path; /* their files (for explanations) */
 	/* Guards the lazy building of re and the nodes' sets; readers
 	 * take no lock (they load the published pointers with __atomic). */
 	pthread_mutex_t lock;
@@ -589,6 +590,12 @@ int fc_index_build_all(struct fc_data *d);
  */
 int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 		    uint32_t mode);
+/* Does the reference consider spec i for key and mode at all: its file
+ * type fits (either is 0, or they are equal) and, when the spec has a
+ * stem, the key's first component is that stem?  (After
+ * fc_index_ensure.) */
+bool fc_candidate(const struct fc_data *d, uint32_t i, const char *key,
+		  size_t keylen, uint32_t mode);
 
 /* fc_image.c, fc_image_write.c: the index image (fc_image.h). */
 /* Attach base's index image to d (and the digest to h's): 0, or -errno
@@ -648,16 +655,33 @@ void fc_img_input_of(const struct stat *st, struct fc_img_input *in);
 extern const struct lbl_ops fc_ops;
 /* Normalise key as the reference does (collapse "//", drop a trailing
  * '/', apply .subs then .subs_dist) into *out: buf when it fits in size,
- * else malloc'd; *outlen its length. */
+ * else malloc'd; *outlen its length.  rules, unless NULL: the index in
+ * d->subs and d->dist_subs of the rule each applied, or -1. */
 int fc_key(struct fc_data *d, const char *key, char *buf, size_t size,
-	   char **out, size_t *outlen);
+	   char **out, size_t *outlen, int rules[2]);
+/* Free what fc_key returned unless it is the caller's key or buffer. */
+void fc_key_free(char *k, const char *key, const char *buf);
+/* The data h answers from: its own, or, once an index image turned out
+ * corrupt, the files' (fc_image_fallback). */
+struct fc_data *fc_cur(const struct selabel_handle *h);
+/* After an answer of d failed with EINVAL: the data to ask again (d's
+ * index image turned out corrupt: the files'), or NULL. */
+struct fc_data *fc_retry(struct selabel_handle *h, struct fc_data *d);
+
+/* fc_explain.c: selabel_lookup_explain() of the file backend: 0 and
+ * *exp, or -errno. */
+struct selabel_explanation;
+int fc_explain(struct selabel_handle *h, const char *key, int type,
+	       struct selabel_explanation **exp);
 
 /* fc_subs.c */
 int fc_subs_load(struct selabel_handle *h, const char *path,
 		 struct fc_sub **subs, size_t *n);
-/* The substituted key (malloc'd), or NULL in *out if none applies. */
+/* The substituted key (malloc'd), or NULL in *out if none applies;
+ * *rule (unless rule is NULL): the index in subs of the rule applied, or
+ * -1. */
 int fc_subs_apply(const struct fc_sub *subs, size_t n, const char *key,
-		  size_t keylen, char **out);
+		  size_t keylen, char **out, int *rule);
 void fc_subs_free(struct fc_sub *subs, size_t n);
 
 void fc_data_free(struct fc_data *d);

@@ -534,10 +534,8 @@ struct match_ctx {
 	uint32_t hit;
 };
 
-/* The reference considers a spec only if its file type fits and, when
- * the spec has a stem, the key's first component is that stem. */
-static bool candidate(const struct fc_data *d, uint32_t i, const char *key,
-		      size_t keylen, uint32_t mode)
+bool fc_candidate(const struct fc_data *d, uint32_t i, const char *key,
+		  size_t keylen, uint32_t mode)
 {
 	uint32_t smode = fc_smode(d, i);
 	uint32_t stem = d->ix[i].stem_len;
@@ -558,7 +556,7 @@ static int callout(pcre2_callout_block *cb, void *p)
 	for (PCRE2_SIZE i = 0; i < cb->callout_string_length; i++)
 		idx = idx * 10 + (cb->callout_string[i] - '0');
 	if (idx >= m->d->nspec ||
-	    !candidate(m->d, idx, m->key, m->keylen, m->mode))
+	    !fc_candidate(m->d, idx, m->key, m->keylen, m->mode))
 		return 1; /* fail here: PCRE2 backtracks to what follows */
 	m->hit = idx;
 	return 0;
@@ -817,7 +815,7 @@ static uint32_t dfa_pick(struct fc_data *d, const uint32_t *acc,
 	for (uint32_t i = 0; i < cnt; i++) {
 		if (best != NONE && acc[i] <= best)
 			break;
-		if (candidate(d, acc[i], key, keylen, mode))
+		if (fc_candidate(d, acc[i], key, keylen, mode))
 			return acc[i];
 	}
 	return NONE;
@@ -932,7 +930,7 @@ static int64_t each_one(struct fc_data *d, const uint32_t *v, uint32_t cnt,
 			break;
 		if (!fc_spec_ok(d, idx))
 			return corrupt(d);
-		if (!candidate(d, idx, key, keylen, mode))
+		if (!fc_candidate(d, idx, key, keylen, mode))
 			continue;
 		re = fc_spec_re(d, idx);
 		if (!re && !fc_spec_bad(d, idx))

@@ -16,7 +16,7 @@ static bool has_double_slash(const char *key, size_t len)
 }
 
 int fc_key(struct fc_data *d, const char *key, char *buf, size_t size,
-	   char **out, size_t *outlen)
+	   char **out, size_t *outlen, int rules[2])
 {
 	size_t len = strlen(key), o = 0;
 	const char *k = key;
@@ -29,7 +29,7 @@ int fc_key(struct fc_data *d, const char *key, char *buf, size_t size,
 	if ((len > 1 && key[len - 1] == '/') || has_double_slash(key, len)) {
 		/*
 		 * analyzer: false positive (gcc malloc-leak): a heap n becomes
-		 * k, freed below or by the caller's key_free(); GCC 12 cannot
+		 * k, freed below or by the caller's fc_key_free(); GCC 12 cannot
 		 * tell k from key and buf.
 		 */
 		char *n = len < size ? buf : malloc(len + 1);
@@ -50,10 +50,12 @@ int fc_key(struct fc_data *d, const char *key, char *buf, size_t size,
 		len = o;
 	}
 	/* .subs first; .subs_dist then applies to its result. */
-	r = fc_subs_apply(d->subs, d->nsubs, k, len, &sub);
+	r = fc_subs_apply(d->subs, d->nsubs, k, len, &sub,
+			  rules ? &rules[0] : NULL);
 	if (r >= 0)
 		r = fc_subs_apply(d->dist_subs, d->ndist_subs, sub ? sub : k,
-				  sub ? strlen(sub) : len, &dsub);
+				  sub ? strlen(sub) : len, &dsub,
+				  rules ? &rules[1] : NULL);
 	if (r < 0 || dsub || sub) {
 		if (k != key && k != buf)
 			free((char *)k);
@@ -76,8 +78,7 @@ int fc_key(struct fc_data *d, const char *key, char *buf, size_t size,
  * fc_hash_all_partial): GCC 12 cannot tell a heap k from key and buf here, and
  * reports k as leaked by its callers.
  */
-/* Free what fc_key returned unless it is the caller's key or buffer. */
-static void key_free(char *k, const char *key, const char *buf)
+void fc_key_free(char *k, const char *key, const char *buf)
 {
 	if (k != key && k != buf)
 		free(k);
@@ -105,18 +106,14 @@ static void fc_mark_used(struct fc_data *d, uint32_t i)
 		__atomic_store_n(&u[i], 1, __ATOMIC_RELAXED);
 }
 
-/* The data h answers from: its own, or, once an index image turned out
- * corrupt, the files' (fc_image_fallback). */
-static struct fc_data *cur(const struct selabel_handle *h)
+struct fc_data *fc_cur(const struct selabel_handle *h)
 {
 	void *d = __atomic_load_n(&h->data, __ATOMIC_ACQUIRE);
 
 	return d;
 }
 
-/* After an answer of d failed with EINVAL: the data to ask again (d's
- * index image turned out corrupt: the files'), or NULL. */
-static struct fc_data *retry(struct selabel_handle *h, struct fc_data *d)
+struct fc_data *fc_retry(struct selabel_handle *h, struct fc_data *d)
 {
 	if (!d->img || !__atomic_load_n(&d->img_bad, __ATOMIC_ACQUIRE))
 		return NULL;
@@ -132,11 +129,11 @@ static int fc_find(struct fc_data *d, const char *key, int type)
 
 	if (!d->nspec)
 		return strlen(key) ? -ENOENT : -EINVAL;
-	r = fc_key(d, key, buf, sizeof(buf), &k, &klen);
+	r = fc_key(d, key, buf, sizeof(buf), &k, &klen, NULL);
 	if (r < 0)
 		return r;
 	r = fc_index_lookup(d, k, klen, (uint32_t)type & S_IFMT);
-	key_free(k, key, buf);
+	fc_key_free(k, key, buf);
 	if (r < 0)
 		return r;
 	fc_mark_used(d, r);
@@ -155,10 +152,10 @@ static void fill(struct fc_data *d, int idx, struct lbl_result *res)
 static int fc_lookup(struct selabel_handle *h, const char *key, int type,
 		     struct lbl_result *res)
 {
-	struct fc_data *d = cur(h), *d2;
+	struct fc_data *d = fc_cur(h), *d2;
 	int r = fc_find(d, key, type);
 
-	if (r == -EINVAL && (d2 = retry(h, d)))
+	if (r == -EINVAL && (d2 = fc_retry(h, d)))
 		r = fc_find(d = d2, key, type);
 	if (r < 0)
 		return r;
@@ -213,13 +210,13 @@ static int fc_best_match(struct selabel_handle *h, const char *key,
 			 const char **aliases, int type,
 			 struct lbl_result *res)
 {
-	struct fc_data *d = cur(h), *d2;
+	struct fc_data *d = fc_cur(h), *d2;
 	int r;
 
 	if (!aliases || !aliases[0])
 		return fc_lookup(h, key, type, res);
 	r = best_match(d, key, aliases, type, res);
-	if (r == -EINVAL && (d2 = retry(h, d)))
+	if (r == -EINVAL && (d2 = fc_retry(h, d)))
 		r = best_match(d2, key, aliases, type, res);
 	return r;
 }
@@ -275,20 +272,20 @@ static int stop_first(struct fc_data *d, uint32_t i, void *u)
 
 static int fc_partial_match(struct selabel_handle *h, const char *key)
 {
-	struct fc_data *d = cur(h), *d2;
+	struct fc_data *d = fc_cur(h), *d2;
 	char buf[1024], *k;
 	int64_t s = -1;
 	size_t klen;
 	int r;
 
-	if (!d->nspec || fc_key(d, key, buf, sizeof(buf), &k, &klen) < 0)
+	if (!d->nspec || fc_key(d, key, buf, sizeof(buf), &k, &klen, NULL) < 0)
 		return 0;
 	r = each_partial(d, k, stop_first, &s);
-	if (r == -EINVAL && (d2 = retry(h, d))) {
+	if (r == -EINVAL && (d2 = fc_retry(h, d))) {
 		d = d2;
 		r = each_partial(d, k, stop_first, &s);
 	}
-	key_free(k, key, buf);
+	fc_key_free(k, key, buf);
 	if (r <= 0 || s < 0)
 		return 0;
 	/* A "<<none>>" spec answers "no", as the reference's does. */
@@ -322,7 +319,7 @@ static int hash_one(struct fc_data *d, uint32_t i, void *u)
 static int fc_hash_all_partial(struct selabel_handle *h, const char *key,
 			       uint8_t digest[LBL_SHA1_LEN])
 {
-	struct fc_data *d = cur(h), *d2;
+	struct fc_data *d = fc_cur(h), *d2;
 	char buf[1024], *k;
 	struct hash_state hs = { .n = 0 };
 	size_t klen;
@@ -330,17 +327,17 @@ static int fc_hash_all_partial(struct selabel_handle *h, const char *key,
 
 	if (!d->nspec)
 		return 0;
-	r = fc_key(d, key, buf, sizeof(buf), &k, &klen);
+	r = fc_key(d, key, buf, sizeof(buf), &k, &klen, NULL);
 	if (r < 0)
 		return r;
 	lbl_sha1_init(&hs.sha);
 	r = each_partial(d, k, hash_one, &hs);
-	if (r == -EINVAL && (d2 = retry(h, d))) {
+	if (r == -EINVAL && (d2 = fc_retry(h, d))) {
 		hs.n = 0;
 		lbl_sha1_init(&hs.sha);
 		r = each_partial(d2, k, hash_one, &hs);
 	}
-	key_free(k, key, buf);
+	fc_key_free(k, key, buf);
 	/* Nothing before a "<<none>>": no digest, as the reference. */
 	if (r <= 0 || !hs.n)
 		return r < 0 ? r : 0;
@@ -350,10 +347,10 @@ static int fc_hash_all_partial(struct selabel_handle *h, const char *key,
 
 static void fc_stats(struct selabel_handle *h)
 {
-	struct fc_data *d = cur(h);
+	struct fc_data *d = fc_cur(h);
 	const uint8_t *used;
 
-	if (fc_image_check_all(d) < 0 && !(d = retry(h, d)))
+	if (fc_image_check_all(d) < 0 && !(d = fc_retry(h, d)))
 		return;
 	used = __atomic_load_n(&d->used, __ATOMIC_ACQUIRE);
 	for (uint32_t i = 0; i < d->nspec; i++) {
@@ -380,15 +377,15 @@ static void fc_stats(struct selabel_handle *h)
 static enum selabel_cmp_result fc_cmp(const struct selabel_handle *a,
 				      const struct selabel_handle *b)
 {
-	struct fc_data *d1 = cur(a), *d2 = cur(b);
+	struct fc_data *d1 = fc_cur(a), *d2 = fc_cur(b);
 	uint32_t i = 0, j = 0;
 	bool skipped1 = false, skipped2 = false;
 
 	if (fc_image_check_all(d1) < 0 &&
-	    !(d1 = retry((struct selabel_handle *)a, d1)))
+	    !(d1 = fc_retry((struct selabel_handle *)a, d1)))
 		return SELABEL_INCOMPARABLE;
 	if (fc_image_check_all(d2) < 0 &&
-	    !(d2 = retry((struct selabel_handle *)b, d2)))
+	    !(d2 = fc_retry((struct selabel_handle *)b, d2)))
 		return SELABEL_INCOMPARABLE;
 
 	while (i < d1->nspec && j < d2->nspec) {

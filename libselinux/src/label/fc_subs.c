@@ -83,9 +83,11 @@ nomem:
 }
 
 int fc_subs_apply(const struct fc_sub *subs, size_t n, const char *key,
-		  size_t keylen, char **out)
+		  size_t keylen, char **out, int *rule)
 {
 	*out = NULL;
+	if (rule)
+		*rule = -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct fc_sub *s = &subs[i];
 		const char *rest;
@@ -102,6 +104,8 @@ int fc_subs_apply(const struct fc_sub *subs, size_t n, const char *key,
 			*out = NULL;
 			return -ENOMEM;
 		}
+		if (rule)
+			*rule = (int)i;
 		return 0;
 	}
 	return 0;

@@ -30,6 +30,8 @@ void fc_data_free(struct fc_data *d)
 		munmap(d->img, d->img_len);
 	fc_subs_free(d->subs, d->nsubs);
 	fc_subs_free(d->dist_subs, d->ndist_subs);
+	free(d->subs_path);
+	free(d->dist_path);
 	pthread_mutex_destroy(&d->lock);
 	fc_data_free(d->replaced);
 	free(d);
@@ -357,6 +359,10 @@ static int open_data(struct selabel_handle *h, struct fc_data *d,
 	r = fc_subs_load(h, subs, &d->subs, &d->nsubs);
 	if (r < 0)
 		return r;
+	/* kept for selabel_lookup_explain(), which names them */
+	d->subs_path = subs;
+	d->dist_path = dist;
+	subs = dist = NULL;
 
 	/* The index image of the default open, when there is a fresh one
 	 * (fc_image.h): then no file is read. */
@@ -365,7 +371,8 @@ static int open_data(struct selabel_handle *h, struct fc_data *d,
 	for (unsigned int i = 0; i < n && opts; i++)
 		npath += opts[i].type == SELABEL_OPT_PATH && opts[i].value;
 	if (try_image && npath <= 1 && !prefix && !baseonly &&
-	    subs_beside(first, subs, dist) && fc_image_open(h, d, first) == 0)
+	    subs_beside(first, d->subs_path, d->dist_path) &&
+	    fc_image_open(h, d, first) == 0)
 		return 0;
 
 	/* Every PATH, in order (the newest releases merge them; Debian's

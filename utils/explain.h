@@ -1,0 +1,19 @@
+/* utils/explain.h: printing a selabel_lookup_explain() answer (-x). */
+#ifndef UTILS_EXPLAIN_H
+#define UTILS_EXPLAIN_H
+
+#include <stdio.h>
+
+#include <selinux/label_explain.h>
+
+/*
+ * Print e to out, for people: the context (or why there is none), the
+ * path as matched and the alias that rewrote it, the spec that won with
+ * its file and line, its file type, then each spec it overrode and why,
+ * and the specs that would match another file type.  One line opens with
+ * "PATH<TAB>CONTEXT" (or "<<none>>"), as matchpathcon prints it; the
+ * others are indented by 4 spaces.
+ */
+void util_explain_print(FILE *out, const struct selabel_explanation *e);
+
+#endif
