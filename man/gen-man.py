@@ -466,7 +466,23 @@ def groups_of(path):
     return groups
 
 
+def drop_asides(s):
+    """s without its asides in parentheses, innermost first; the "()" after
+    a function name stays."""
+    s = s.replace("()", "\x00")
+    while re.search(r"\s*\([^()]+\)", s):
+        s = re.sub(r"\s*\([^()]+\)", "", s)
+    return s.replace("\x00", "()")
+
+
 def name_summary(lines, fallback):
+    """The NAME line's summary: the comment's first sentence, without its
+    asides in parentheses and, when still long, up to its first ";".
+    Never cut elsewhere: a phrase cut at a comma or colon reads as a
+    different statement or as none ("With SELABEL_OPT_DIGEST"); a first
+    sentence that makes a poor NAME line is rewritten in the header
+    (tests/man checks that each NAME line is a whole sentence or clause
+    of a header comment)."""
     if not lines:
         return fallback
     bl = [b for b in blocks(lines) if b[0] == "p"]
@@ -474,13 +490,9 @@ def name_summary(lines, fallback):
         return fallback
     first = sentences(bl[0][1])[0]
     s = first.rstrip(".")
-    if len(s) > 60:
-        while re.search(r"\s*\([^()]*\)", s):
-            s = re.sub(r"\s*\([^()]*\)", "", s)
-    if len(s) > 70:
-        cut = min([k for k in (s.find(":"), s.find(";"), s.find(", "))
-                   if k > 20] or [len(s)])
-        s = s[:cut]
+    s = drop_asides(s)
+    if len(s) > 70 and "; " in s:
+        s = s[:s.index("; ")]
     if len(s) > 1 and s[0].isupper() and not s[1].isupper():
         s = s[0].lower() + s[1:]
     return s

@@ -90,7 +90,8 @@ extern bool selabel_partial_match(struct selabel_handle *handle,
 				  const char *key);
 
 /*
- * File backend: hash (SHA-1 of each regex, mode and context) the specs
+ * Compare the digest of the specs under a directory with its own.  File
+ * backend: hash (SHA-1 of each regex, mode and context) the specs
  * partially matching key, and read the "security.sehash" attribute of
  * key.  *calculated_digest and *xattr_digest are malloc'd (NULL when
  * absent), *digest_len is 20.  True when both exist and are equal.
@@ -118,9 +119,9 @@ extern int selabel_lookup_best_match_raw(struct selabel_handle *rec,
 					 const char **aliases, int type);
 
 /*
- * With SELABEL_OPT_DIGEST: the SHA-1 of the files read (in *digest,
- * *digest_len = 20) and their names (*specfiles, *num_specfiles), owned
- * by the handle.  0, or -1 and EINVAL without the option.
+ * The digest of the specification files a handle read.  With
+ * SELABEL_OPT_DIGEST: their SHA-1 (in *digest, *digest_len = 20) and
+ * their names (*specfiles, *num_specfiles), owned by the handle.  0, or -1 and EINVAL without the option.
  */
 extern int selabel_digest(struct selabel_handle *rec, unsigned char **digest,
 			  size_t *digest_len, char ***specfiles,
