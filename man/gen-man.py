@@ -498,7 +498,7 @@ def name_summary(lines, fallback):
     return s
 
 
-def page3(g, all_pages):
+def page3(g, all_pages, related):
     names = g.names
     out = [th(g.page, "3")]
     summary = name_summary(g.comment or g.section, "SELinux library call")
@@ -548,15 +548,64 @@ def page3(g, all_pages):
         notes.append(render_blocks(blocks(g.overview)))
     if notes:
         out.append(".SH NOTES\n" + "".join(notes))
-    refs = []
-    for m in re.finditer(r"\b(\w+)\(\)", g.text()):
-        n = m.group(1)
-        if n in all_pages and n not in names and n not in refs:
-            refs.append(n)
-    if refs:
-        out.append(".SH SEE ALSO\n" + ",\n".join(
-            "\\fB%s\\fP(3)" % n for n in refs) + "\n")
+    out.append(".SH SEE ALSO\n" + ",\n".join(
+        "\\fB%s\\fP(%s)" % r for r in see_also(g, all_pages, related))
+        + "\n")
     return "".join(out)
+
+
+# Pages of other sections that every page of a header leads to: the file
+# formats the calls read and the programs built on them.
+HEADER_SEE = {
+    "selinux/label.h": [("file_contexts", "5"), ("selabel_file", "5"),
+                        ("selabel_media", "5"), ("selabel_x", "5"),
+                        ("selabel_db", "5"), ("selabel_lookup", "8")],
+    "selinux/restorecon.h": [("file_contexts", "5"), ("restorecon", "8"),
+                             ("setfiles", "8")],
+    "selinux/get_context_list.h": [("default_contexts", "5"),
+                                   ("user_contexts", "5"),
+                                   ("getconlist", "8"),
+                                   ("getdefaultcon", "8")],
+    "selinux/avc.h": [("avcstat", "8")],
+    "selinux/avc_audit.h": [("auditd", "8")],
+}
+
+
+# The call a header's other calls start from (a handle's opening).
+HEADER_MAIN = {
+    "selinux/label.h": "selabel_open",
+    "selinux/avc.h": "avc_open",
+    "selinux/restorecon.h": "selinux_restorecon",
+    "selinux/context.h": "context_new",
+    "selinux/get_context_list.h": "get_ordered_context_list",
+}
+
+
+def see_also(g, all_pages, related):
+    """The SEE ALSO of a group's page, most specific first: the calls its
+    comments name, the call its header's handle starts from, the pages of its introduction and header neighbours
+    (related), the man pages its comments name, the header's other
+    sections' pages, and selinux(8), the overview."""
+    names = g.names
+    refs = []
+
+    def add(name, sec):
+        if (name, sec) not in refs and not (sec == "3" and name in names):
+            refs.append((name, sec))
+
+    for m in re.finditer(r"\b(\w+)\(\)", g.text()):
+        if m.group(1) in all_pages:
+            add(all_pages[m.group(1)].page, "3")
+    if g.header in HEADER_MAIN:
+        add(HEADER_MAIN[g.header], "3")
+    for r in related:
+        add(r.page, "3")
+    for m in MANREF.finditer(g.text()):
+        add(m.group(1), m.group(2))
+    for name, sec in HEADER_SEE.get(g.header, []):
+        add(name, sec)
+    add("selinux", "8")
+    return refs
 
 
 def map_symbols(path):
@@ -600,8 +649,18 @@ def man3(outdir, headers, mapfile, listonly):
     if listonly:
         print("\n".join(sorted(files)))
         return
+    # a page's relatives: the groups its introduction also opens, else
+    # the groups before and after it in its header
+    related = {}
+    for k, g in enumerate(groups):
+        same = [x for x in groups if x is not g and x.section is not None
+                and x.section is g.section]
+        near = [groups[j] for j in (k - 1, k + 1) if 0 <= j < len(groups)
+                and groups[j].header == g.header]
+        related[id(g)] = (same + [x for x in near if x not in same])[:6]
     for fname, (g, target) in files.items():
-        text = page3(g, declared) if g else so_link("3", target)
+        text = page3(g, declared, related[id(g)]) if g else \
+            so_link("3", target)
         write(outdir, fname, text)
 
 

@@ -347,7 +347,7 @@ def main():
     npages = check_render(a.mandir)
     nutils = check_utils(a.mandir, a.util)
     nnames = check_names(a.mandir, a.headers)
-    nsee = 0  # SEEALSO
+    nsee = check_see_also(a.mandir)
     for name in a.section5:
         if not os.path.isfile(os.path.join(a.mandir, "man5", name + ".5")):
             fail("no page man5/%s.5" % name)
