@@ -13,6 +13,8 @@ the function groups after it (its text opens their DESCRIPTION) until the
 next such comment or the next comment on a type.  The first sentence of a
 group's comment is the NAME line; sentences starting "Returns", "0, or -1"
 ... make RETURN VALUE; the header's own opening comment becomes NOTES.
+A paragraph "Example...:" and what follows it to the end of the comment
+(a whole program, indented) make EXAMPLES; tests/man compiles each.
 With --map, exported names that no header declares (selinux_mnt) get a
 link to the page whose comment mentions them.
 
@@ -498,6 +500,36 @@ def name_summary(lines, fallback):
     return s
 
 
+def split_example(bl):
+    """A comment's blocks without, and with, its example: a paragraph that
+    starts with "Example" and ends with ":", and all that follows it (a
+    program in indented lines, which tests/man compiles)."""
+    for k, (kind, val) in enumerate(bl):
+        if kind == "p" and val.startswith("Example") and val.endswith(":"):
+            return bl[:k], bl[k:]
+    return bl, []
+
+
+def render_example(bl):
+    """The EXAMPLES section: the introduction, then the program's
+    indented blocks as one, blank lines between them kept."""
+    out, code = [], []
+    for kind, val in bl:
+        if kind == "pre":
+            if code:
+                code.append("")
+            code += val
+        elif kind in ("p", "li"):
+            # "Example: print ..." reads "Print ..." under EXAMPLES
+            val = re.sub(r"^Example:\s*", "", val)
+            if val:
+                out.append(render_blocks([(kind, val[0].upper() + val[1:])]))
+    out.append(".PP\n.RS 4\n.nf\n")
+    out += [line_start(esc(ln)) + "\n" if ln else "\n" for ln in code]
+    out.append(".fi\n.RE\n")
+    return "".join(out)
+
+
 def page3(g, all_pages, related):
     names = g.names
     out = [th(g.page, "3")]
@@ -518,6 +550,7 @@ def page3(g, all_pages, related):
             out.append("\\fBextern\\fP ... \\fB%s\\fP;\n" % e)
         out.append(".fi\n")
     bl = blocks(g.comment) if g.comment else []
+    bl, example = split_example(bl)
     for f, c in g.merged:
         bl += [("br", None)] + [
             (k, ("%s(): " % f) + v if k == "p" and n == 0 else v)
@@ -536,6 +569,8 @@ def page3(g, all_pages, related):
         out.append(".SH RETURN VALUE\n.PP\n%s no value.\n" % (
             "This function returns" if len(g.funcs) == 1
             else "These functions return"))
+    if example:
+        out.append(".SH EXAMPLES\n" + render_example(example))
     notes = []
     for f in g.funcs:
         if f.deprecated is not None:

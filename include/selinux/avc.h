@@ -255,6 +255,39 @@ extern int avc_has_perm_noaudit(security_id_t ssid, security_id_t tsid,
 /*
  * avc_has_perm_noaudit() followed by avc_audit(): the same result and
  * errno.  auditdata is passed to the audit callback.
+ *
+ * Example: ask whether the calling process may read files of the context given
+ * on the command line:
+ *   #include <errno.h>
+ *   #include <stdio.h>
+ *   #include <selinux/selinux.h>
+ *   #include <selinux/avc.h>
+ *
+ *   int main(int argc, char **argv)
+ *   {
+ *       security_id_t self, file;
+ *       security_class_t tclass;
+ *       access_vector_t read;
+ *       char *con;
+ *       int rc;
+ *
+ *       if (argc != 2 || avc_open(NULL, 0) < 0 || getcon(&con) < 0)
+ *           return 2;
+ *       rc = avc_context_to_sid(con, &self);
+ *       freecon(con);
+ *       if (rc < 0 || avc_context_to_sid(argv[1], &file) < 0)
+ *           return 2;
+ *       tclass = string_to_security_class("file");
+ *       read = string_to_av_perm(tclass, "read");
+ *       if (!tclass || !read)
+ *           return 2;
+ *       rc = avc_has_perm(self, file, tclass, read, NULL, NULL);
+ *       if (rc < 0 && errno != EACCES)
+ *           perror("avc_has_perm");
+ *       printf("%s\n", rc == 0 ? "allowed" : "denied");
+ *       avc_destroy();
+ *       return rc == 0 ? 0 : 1;
+ *   }
  */
 extern int avc_has_perm(security_id_t ssid, security_id_t tsid,
 			security_class_t tclass, access_vector_t requested,

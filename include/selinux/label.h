@@ -77,6 +77,35 @@ extern void selabel_close(struct selabel_handle *handle);
  * -1 and errno: ENOENT (nothing matches, or the spec says <<none>>),
  * EINVAL (key NULL or empty, or a regex PCRE2 rejects is reached - the
  * reference fails there too, leaving errno unchanged), ENOMEM.
+ *
+ * Example: print the label file_contexts gives each path named on the command
+ * line, as a regular file:
+ *   #include <stdio.h>
+ *   #include <sys/stat.h>
+ *   #include <selinux/selinux.h>
+ *   #include <selinux/label.h>
+ *
+ *   int main(int argc, char **argv)
+ *   {
+ *       struct selabel_handle *h;
+ *       char *con;
+ *
+ *       h = selabel_open(SELABEL_CTX_FILE, NULL, 0);
+ *       if (!h) {
+ *           perror("selabel_open");
+ *           return 1;
+ *       }
+ *       for (int i = 1; i < argc; i++) {
+ *           if (selabel_lookup(h, &con, argv[i], S_IFREG) == 0) {
+ *               printf("%s\t%s\n", argv[i], con);
+ *               freecon(con);
+ *           } else {
+ *               perror(argv[i]);
+ *           }
+ *       }
+ *       selabel_close(h);
+ *       return 0;
+ *   }
  */
 extern int selabel_lookup(struct selabel_handle *handle, char **con,
 			  const char *key, int type);

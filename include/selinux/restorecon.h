@@ -40,6 +40,26 @@ struct selabel_handle;
  * failure: ENOENT (no such path), EINVAL (a path outside the alternate
  * root), ELOOP (a directory cycle), ENOMEM, or the errno of the failing
  * lstat/setxattr.  Files that could not be relabelled are logged.
+ *
+ * Example: relabel the trees named on the command line and print each change,
+ * as restorecon -R -v does:
+ *   #include <stdio.h>
+ *   #include <selinux/restorecon.h>
+ *
+ *   int main(int argc, char **argv)
+ *   {
+ *       unsigned int flags = SELINUX_RESTORECON_RECURSE |
+ *                            SELINUX_RESTORECON_VERBOSE;
+ *       int rc = 0;
+ *
+ *       for (int i = 1; i < argc; i++) {
+ *           if (selinux_restorecon(argv[i], flags) < 0) {
+ *               perror(argv[i]);
+ *               rc = 1;
+ *           }
+ *       }
+ *       return rc;
+ *   }
  */
 extern int selinux_restorecon(const char *pathname,
 			      unsigned int restorecon_flags);

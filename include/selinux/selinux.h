@@ -140,7 +140,26 @@ extern void freeconary(char **con);
  * opens the path as it finds it.
  */
 
-/* Current context of the calling thread. */
+/*
+ * Current context of the calling thread.
+ *
+ * Example: print the context the program runs in, as id -Z does:
+ *   #include <stdio.h>
+ *   #include <selinux/selinux.h>
+ *
+ *   int main(void)
+ *   {
+ *       char *con;
+ *
+ *       if (getcon(&con) < 0) {
+ *           perror("getcon");
+ *           return 1;
+ *       }
+ *       printf("%s\n", con);
+ *       freecon(con);
+ *       return 0;
+ *   }
+ */
 extern int getcon(char **con);
 extern int getcon_raw(char **con);
 
@@ -164,7 +183,30 @@ extern int getprevcon_raw(char **con);
 extern int getpidprevcon(pid_t pid, char **con);
 extern int getpidprevcon_raw(pid_t pid, char **con);
 
-/* Context for the next execve(); reset by the kernel at execve(). */
+/*
+ * Context for the next execve(); reset by the kernel at execve().
+ *
+ * Example: run a program in a context given on the command line, as runcon(1)
+ * does (the policy must allow the transition):
+ *   #include <stdio.h>
+ *   #include <unistd.h>
+ *   #include <selinux/selinux.h>
+ *
+ *   int main(int argc, char **argv)
+ *   {
+ *       if (argc < 3) {
+ *           fprintf(stderr, "usage: %s CONTEXT PROGRAM [ARG...]\n", argv[0]);
+ *           return 2;
+ *       }
+ *       if (setexeccon(argv[1]) < 0) {
+ *           perror("setexeccon");
+ *           return 1;
+ *       }
+ *       execvp(argv[2], argv + 2);
+ *       perror(argv[2]);
+ *       return 1;
+ *   }
+ */
 extern int getexeccon(char **con);
 extern int getexeccon_raw(char **con);
 extern int setexeccon(const char *con);
@@ -747,6 +789,32 @@ extern const char *selinux_path(void);
  * for unknown names, or avc_open()'s errno when SELinux is enabled but
  * the AVC cannot be opened (ENOTCONN: the security server is gone; every
  * check is then denied, see "When the security server is gone").
+ *
+ * Example: the same question as avc_has_perm()'s example, by class and
+ * permission names; the AVC opens itself:
+ *   #include <errno.h>
+ *   #include <stdio.h>
+ *   #include <selinux/selinux.h>
+ *
+ *   int main(int argc, char **argv)
+ *   {
+ *       char *con;
+ *       int rc;
+ *
+ *       if (argc != 2 || getcon(&con) < 0)
+ *           return 2;
+ *       rc = selinux_check_access(con, argv[1], "file", "read", NULL);
+ *       freecon(con);
+ *       if (rc == 0) {
+ *           printf("allowed\n");
+ *           return 0;
+ *       }
+ *       if (errno == EACCES)
+ *           printf("denied\n");
+ *       else
+ *           perror("selinux_check_access");
+ *       return 1;
+ *   }
  */
 extern int selinux_check_access(const char *scon, const char *tcon,
 				const char *tclass, const char *perm,
