@@ -478,8 +478,9 @@ def drop_asides(s):
 
 
 def name_summary(lines, fallback):
-    """The NAME line's summary: the comment's first sentence, without its
-    asides in parentheses and, when still long, up to its first ";".
+    """The NAME line's summary: the comment's first sentence, when long
+    without its asides in parentheses and, when still long, up to its
+    first ";".
     Never cut elsewhere: a phrase cut at a comma or colon reads as a
     different statement or as none ("With SELABEL_OPT_DIGEST"); a first
     sentence that makes a poor NAME line is rewritten in the header
@@ -492,7 +493,8 @@ def name_summary(lines, fallback):
         return fallback
     first = sentences(bl[0][1])[0]
     s = first.rstrip(".")
-    s = drop_asides(s)
+    if len(s) > 60:
+        s = drop_asides(s)
     if len(s) > 70 and "; " in s:
         s = s[:s.index("; ")]
     if len(s) > 1 and s[0].isupper() and not s[1].isupper():

@@ -269,15 +269,19 @@ def comment_texts(headers):
     return res
 
 
+def drop_asides(c):
+    c = c.replace("()", "\x00")
+    while re.search(r"\s*\([^()]+\)", c):
+        c = re.sub(r"\s*\([^()]+\)", "", c)
+    return c.replace("\x00", "()")
+
+
 def whole_in_source(summary, comments):
     """Whether summary is a sentence or a clause (up to ";") of one of the
-    comments, read as gen-man.py reads it: without asides in parentheses
-    ("()" after a function name stays), the first letter in either case."""
-    for c in comments:
-        c = c.replace("()", "\x00")
-        while re.search(r"\s*\([^()]+\)", c):
-            c = re.sub(r"\s*\([^()]+\)", "", c)
-        c = c.replace("\x00", "()")
+    comments, as written or read as gen-man.py reads a long one: without
+    asides in parentheses ("()" after a function name stays); the first
+    letter in either case."""
+    for c in comments + [drop_asides(c) for c in comments]:
         for m in re.finditer(r"(?:^|(?<=[.?!;:]\s))" + "[%s%s]" % (
                 summary[0].upper(), summary[0].lower()) +
                 re.escape(summary[1:]), c):
