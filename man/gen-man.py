@@ -13,6 +13,8 @@ the function groups after it (its text opens their DESCRIPTION) until the
 next such comment or the next comment on a type.  The first sentence of a
 group's comment is the NAME line; sentences starting "Returns", "0, or -1"
 ... make RETURN VALUE; the header's own opening comment becomes NOTES.
+A paragraph "Example...:" and what follows it to the end of the comment
+(a whole program, indented) make EXAMPLES; tests/man compiles each.
 With --map, exported names that no header declares (selinux_mnt) get a
 link to the page whose comment mentions them.
 
@@ -466,7 +468,24 @@ def groups_of(path):
     return groups
 
 
+def drop_asides(s):
+    """s without its asides in parentheses, innermost first; the "()" after
+    a function name stays."""
+    s = s.replace("()", "\x00")
+    while re.search(r"\s*\([^()]+\)", s):
+        s = re.sub(r"\s*\([^()]+\)", "", s)
+    return s.replace("\x00", "()")
+
+
 def name_summary(lines, fallback):
+    """The NAME line's summary: the comment's first sentence, when long
+    without its asides in parentheses and, when still long, up to its
+    first ";".
+    Never cut elsewhere: a phrase cut at a comma or colon reads as a
+    different statement or as none ("With SELABEL_OPT_DIGEST"); a first
+    sentence that makes a poor NAME line is rewritten in the header
+    (tests/man checks that each NAME line is a whole sentence or clause
+    of a header comment)."""
     if not lines:
         return fallback
     bl = [b for b in blocks(lines) if b[0] == "p"]
@@ -475,18 +494,45 @@ def name_summary(lines, fallback):
     first = sentences(bl[0][1])[0]
     s = first.rstrip(".")
     if len(s) > 60:
-        while re.search(r"\s*\([^()]*\)", s):
-            s = re.sub(r"\s*\([^()]*\)", "", s)
-    if len(s) > 70:
-        cut = min([k for k in (s.find(":"), s.find(";"), s.find(", "))
-                   if k > 20] or [len(s)])
-        s = s[:cut]
+        s = drop_asides(s)
+    if len(s) > 70 and "; " in s:
+        s = s[:s.index("; ")]
     if len(s) > 1 and s[0].isupper() and not s[1].isupper():
         s = s[0].lower() + s[1:]
     return s
 
 
-def page3(g, all_pages):
+def split_example(bl):
+    """A comment's blocks without, and with, its example: a paragraph that
+    starts with "Example" and ends with ":", and all that follows it (a
+    program in indented lines, which tests/man compiles)."""
+    for k, (kind, val) in enumerate(bl):
+        if kind == "p" and val.startswith("Example") and val.endswith(":"):
+            return bl[:k], bl[k:]
+    return bl, []
+
+
+def render_example(bl):
+    """The EXAMPLES section: the introduction, then the program's
+    indented blocks as one, blank lines between them kept."""
+    out, code = [], []
+    for kind, val in bl:
+        if kind == "pre":
+            if code:
+                code.append("")
+            code += val
+        elif kind in ("p", "li"):
+            # "Example: print ..." reads "Print ..." under EXAMPLES
+            val = re.sub(r"^Example:\s*", "", val)
+            if val:
+                out.append(render_blocks([(kind, val[0].upper() + val[1:])]))
+    out.append(".PP\n.RS 4\n.nf\n")
+    out += [line_start(esc(ln)) + "\n" if ln else "\n" for ln in code]
+    out.append(".fi\n.RE\n")
+    return "".join(out)
+
+
+def page3(g, all_pages, related):
     names = g.names
     out = [th(g.page, "3")]
     summary = name_summary(g.comment or g.section, "SELinux library call")
@@ -506,6 +552,7 @@ def page3(g, all_pages):
             out.append("\\fBextern\\fP ... \\fB%s\\fP;\n" % e)
         out.append(".fi\n")
     bl = blocks(g.comment) if g.comment else []
+    bl, example = split_example(bl)
     for f, c in g.merged:
         bl += [("br", None)] + [
             (k, ("%s(): " % f) + v if k == "p" and n == 0 else v)
@@ -524,6 +571,8 @@ def page3(g, all_pages):
         out.append(".SH RETURN VALUE\n.PP\n%s no value.\n" % (
             "This function returns" if len(g.funcs) == 1
             else "These functions return"))
+    if example:
+        out.append(".SH EXAMPLES\n" + render_example(example))
     notes = []
     for f in g.funcs:
         if f.deprecated is not None:
@@ -536,15 +585,64 @@ def page3(g, all_pages):
         notes.append(render_blocks(blocks(g.overview)))
     if notes:
         out.append(".SH NOTES\n" + "".join(notes))
-    refs = []
-    for m in re.finditer(r"\b(\w+)\(\)", g.text()):
-        n = m.group(1)
-        if n in all_pages and n not in names and n not in refs:
-            refs.append(n)
-    if refs:
-        out.append(".SH SEE ALSO\n" + ",\n".join(
-            "\\fB%s\\fP(3)" % n for n in refs) + "\n")
+    out.append(".SH SEE ALSO\n" + ",\n".join(
+        "\\fB%s\\fP(%s)" % r for r in see_also(g, all_pages, related))
+        + "\n")
     return "".join(out)
+
+
+# Pages of other sections that every page of a header leads to: the file
+# formats the calls read and the programs built on them.
+HEADER_SEE = {
+    "selinux/label.h": [("file_contexts", "5"), ("selabel_file", "5"),
+                        ("selabel_media", "5"), ("selabel_x", "5"),
+                        ("selabel_db", "5"), ("selabel_lookup", "8")],
+    "selinux/restorecon.h": [("file_contexts", "5"), ("restorecon", "8"),
+                             ("setfiles", "8")],
+    "selinux/get_context_list.h": [("default_contexts", "5"),
+                                   ("user_contexts", "5"),
+                                   ("getconlist", "8"),
+                                   ("getdefaultcon", "8")],
+    "selinux/avc.h": [("avcstat", "8")],
+    "selinux/avc_audit.h": [("auditd", "8")],
+}
+
+
+# The call a header's other calls start from (a handle's opening).
+HEADER_MAIN = {
+    "selinux/label.h": "selabel_open",
+    "selinux/avc.h": "avc_open",
+    "selinux/restorecon.h": "selinux_restorecon",
+    "selinux/context.h": "context_new",
+    "selinux/get_context_list.h": "get_ordered_context_list",
+}
+
+
+def see_also(g, all_pages, related):
+    """The SEE ALSO of a group's page, most specific first: the calls its
+    comments name, the call its header's handle starts from, the pages of its introduction and header neighbours
+    (related), the man pages its comments name, the header's other
+    sections' pages, and selinux(8), the overview."""
+    names = g.names
+    refs = []
+
+    def add(name, sec):
+        if (name, sec) not in refs and not (sec == "3" and name in names):
+            refs.append((name, sec))
+
+    for m in re.finditer(r"\b(\w+)\(\)", g.text()):
+        if m.group(1) in all_pages:
+            add(all_pages[m.group(1)].page, "3")
+    if g.header in HEADER_MAIN:
+        add(HEADER_MAIN[g.header], "3")
+    for r in related:
+        add(r.page, "3")
+    for m in MANREF.finditer(g.text()):
+        add(m.group(1), m.group(2))
+    for name, sec in HEADER_SEE.get(g.header, []):
+        add(name, sec)
+    add("selinux", "8")
+    return refs
 
 
 def map_symbols(path):
@@ -588,8 +686,18 @@ def man3(outdir, headers, mapfile, listonly):
     if listonly:
         print("\n".join(sorted(files)))
         return
+    # a page's relatives: the groups its introduction also opens, else
+    # the groups before and after it in its header
+    related = {}
+    for k, g in enumerate(groups):
+        same = [x for x in groups if x is not g and x.section is not None
+                and x.section is g.section]
+        near = [groups[j] for j in (k - 1, k + 1) if 0 <= j < len(groups)
+                and groups[j].header == g.header]
+        related[id(g)] = (same + [x for x in near if x not in same])[:6]
     for fname, (g, target) in files.items():
-        text = page3(g, declared) if g else so_link("3", target)
+        text = page3(g, declared, related[id(g)]) if g else \
+            so_link("3", target)
         write(outdir, fname, text)
 
 

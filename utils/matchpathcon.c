@@ -7,18 +7,22 @@
  * DESCRIPTION
  *     Prints, for each filepath, the path, a tab and the context the
  *     policy's file_contexts(5) gives it (matchpathcon(3)), or <<none>>
- *     when the policy says the file is not to be labelled.  The file need
+ *     when the policy says the file is not to be labelled or no spec
+ *     matches it (an answer, not an error).  The file need
  *     not exist; when it does, its type (file, directory, link ...) takes
  *     part in the match.  A trailing slash is ignored.
  *
  * OPTIONS
  *     -V
  *         Verify: compare each file's label with the one file_contexts gives
- *         and print "PATH verified." or "PATH has context X, should be Y".
+ *         and print "PATH verified." or "PATH has context X, should be Y"
+ *         (Y is <<none>> for a file that should have no label).  With -f,
+ *         the file verified against is that file; Debian's verifies
+ *         against the configured policy's and prints the -f file's label.
  *     -N
  *         Do not translate contexts through mcstrans (raw contexts).
  *     -n
- *         Print only the context, without the path.
+ *         Print only the context (or <<none>>), without the path.
  *     -m type
  *         Match as the file type named by the first letter of type: b
  *         (block device), c (character device), d (directory), p (pipe), l
@@ -83,19 +87,21 @@ static int print_label(const char *path, int header, mode_t mode)
 {
 	char *con;
 
+	/* ENOENT is an answer, not a failure: the path matches no spec or
+	 * one that says <<none>>.  Debian's prints <<none>> for it in every
+	 * form (-n, and after "should be " with -V) and exits 0. */
 	if (matchpathcon(path, mode, &con) < 0) {
-		if (errno == ENOENT && header) {
-			printf("%s\t<<none>>\n", path);
-			return 0;
+		if (errno != ENOENT) {
+			fprintf(stderr, "matchpathcon(%s) failed: %s\n", path,
+				strerror(errno));
+			return 1;
 		}
-		fprintf(stderr, "matchpathcon(%s) failed: %s\n", path,
-			strerror(errno));
-		return 1;
+		con = NULL;
 	}
 	if (header)
-		printf("%s\t%s\n", path, con);
+		printf("%s\t%s\n", path, con ? con : "<<none>>");
 	else
-		printf("%s\n", con);
+		printf("%s\n", con ? con : "<<none>>");
 	freecon(con);
 	return 0;
 }

@@ -92,9 +92,10 @@ extern int sidput(security_id_t sid)
     ;
 
 /*
- * The SID of the kernel's initial SID called name ("kernel", "unlabeled"
- * ...) through security_get_initial_context_raw(): its errno (ENOENT for
- * an unknown name) on failure.
+ * The SID of one of the kernel's initial SIDs.  name is its name
+ * ("kernel", "unlabeled" ...), asked through
+ * security_get_initial_context_raw(): its errno (ENOENT for an unknown
+ * name) on failure.
  */
 extern int avc_get_initial_sid(const char *name, security_id_t *sid);
 
@@ -226,9 +227,10 @@ extern int avc_reset(void);
 extern void avc_destroy(void);
 
 /*
- * Whether ssid may perform requested (bits of tclass, in the caller's
- * class mapping if one is set) on tsid, from the cache or, on a miss, the
- * security server (security_compute_av_flags_raw).  Nothing is logged.
+ * Whether ssid may perform requested on tsid, without logging.  requested
+ * holds bits of tclass, in the caller's class mapping if one is set; the
+ * answer comes from the cache or, on a miss, the security server
+ * (security_compute_av_flags_raw).  Nothing is logged.
  * *avd (may be NULL) receives the decision; aeref (may be NULL) is
  * updated to the entry used.
  *
@@ -253,14 +255,48 @@ extern int avc_has_perm_noaudit(security_id_t ssid, security_id_t tsid,
 /*
  * avc_has_perm_noaudit() followed by avc_audit(): the same result and
  * errno.  auditdata is passed to the audit callback.
+ *
+ * Example: ask whether the calling process may read files of the context given
+ * on the command line:
+ *   #include <errno.h>
+ *   #include <stdio.h>
+ *   #include <selinux/selinux.h>
+ *   #include <selinux/avc.h>
+ *
+ *   int main(int argc, char **argv)
+ *   {
+ *       security_id_t self, file;
+ *       security_class_t tclass;
+ *       access_vector_t read;
+ *       char *con;
+ *       int rc;
+ *
+ *       if (argc != 2 || avc_open(NULL, 0) < 0 || getcon(&con) < 0)
+ *           return 2;
+ *       rc = avc_context_to_sid(con, &self);
+ *       freecon(con);
+ *       if (rc < 0 || avc_context_to_sid(argv[1], &file) < 0)
+ *           return 2;
+ *       tclass = string_to_security_class("file");
+ *       read = string_to_av_perm(tclass, "read");
+ *       if (!tclass || !read)
+ *           return 2;
+ *       rc = avc_has_perm(self, file, tclass, read, NULL, NULL);
+ *       if (rc < 0 && errno != EACCES)
+ *           perror("avc_has_perm");
+ *       printf("%s\n", rc == 0 ? "allowed" : "denied");
+ *       avc_destroy();
+ *       return rc == 0 ? 0 : 1;
+ *   }
  */
 extern int avc_has_perm(security_id_t ssid, security_id_t tsid,
 			security_class_t tclass, access_vector_t requested,
 			struct avc_entry_ref *aeref, void *auditdata);
 
 /*
- * Log the decision avd on requested, result being what
- * avc_has_perm_noaudit() returned, as the kernel formats it:
+ * Log an access decision as the kernel does.  The decision is avd on
+ * requested, result being what avc_has_perm_noaudit() returned; the
+ * message reads:
  *   "avc:  denied  { read write } for  scontext=... tcontext=...
  *    tclass=file permissive=0"
  * Denials are logged when in avd->auditdeny, grants when in auditallow.
@@ -271,9 +307,9 @@ extern void avc_audit(security_id_t ssid, security_id_t tsid,
 		      struct av_decision *avd, int result, void *auditdata);
 
 /*
- * The SID of a new object of tclass created by ssid under tsid
- * (security_compute_create_raw), cached with the decision of the same
- * triple.  *newsid NULL and -1 with the security server's errno on
+ * The SID of a new object of tclass created by ssid under tsid.  It is
+ * computed by security_compute_create_raw() and cached with the decision
+ * of the same triple.  *newsid NULL and -1 with the security server's errno on
  * failure.
  */
 extern int avc_compute_create(security_id_t ssid, security_id_t tsid,
@@ -294,8 +330,9 @@ extern int avc_compute_member(security_id_t ssid, security_id_t tsid,
 #define AVC_CALLBACK_AUDITDENY_DISABLE 128
 
 /*
- * Call callback on the events of the events mask concerning (ssid, tsid,
- * tclass, perms); SECSID_WILD matches any SID.  Only AVC_CALLBACK_RESET
+ * Register a callback for AVC events.  callback is called on the events
+ * of the events mask that concern (ssid, tsid, tclass, perms);
+ * SECSID_WILD matches any SID.  Only AVC_CALLBACK_RESET
  * happens in practice (avc_reset(), a policy load, a switch to enforcing
  * mode); it is called with all other arguments 0 and no AVC lock held.
  * Callbacks last until avc_destroy().  -1 with ENOMEM.
@@ -330,8 +367,8 @@ struct avc_cache_stats {
 extern void avc_cache_stats(struct avc_cache_stats *stats);
 
 /*
- * Log (SELINUX_INFO) the cache's size: "avc:  N AV entries and U/512
- * buckets used, longest chain length L".
+ * Log the size of the cache.  The message (SELINUX_INFO) reads "avc:  N
+ * AV entries and U/512 buckets used, longest chain length L".
  */
 extern void avc_av_stats(void);
 
@@ -339,10 +376,11 @@ extern void avc_av_stats(void);
 extern void avc_sid_stats(void);
 
 /*
- * The kernel's netlink notifications (NETLINK_SELINUX: setenforce and
- * policy load), the fallback where the status page cannot be mapped.
- * Open the AVC's socket, non-blocking unless blocking: 0, or -1 with the
- * errno of socket() or bind().
+ * Open the AVC's netlink socket for the kernel's notifications.  They are
+ * NETLINK_SELINUX messages on setenforce and policy load, the fallback
+ * where the status page cannot be mapped.  The socket is non-blocking
+ * unless blocking.  Returns 0, or -1 with the errno of socket() or
+ * bind().
  */
 extern int avc_netlink_open(int blocking);
 
@@ -365,8 +403,9 @@ extern int avc_netlink_acquire_fd(void);
 extern void avc_netlink_release_fd(void);
 
 /*
- * Handle every message waiting on the socket without blocking: 0 when
- * none is left, -1 with errno (EBADF when not open) on a receive error.
+ * Handle every netlink message waiting, without blocking.  Returns 0
+ * when none is left, -1 with errno (EBADF when not open) on a receive
+ * error.
  */
 extern int avc_netlink_check_nb(void);
 

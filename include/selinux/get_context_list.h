@@ -17,8 +17,9 @@ extern "C" {
 #define SELINUX_DEFAULTUSER "user_u"
 
 /*
- * The session contexts of SELinux user 'user' started from 'fromcon'
- * (NULL: the calling process's context), most preferred first.
+ * The contexts a session of SELinux user 'user' may start in.  They are
+ * reached from 'fromcon' (NULL: the calling process's context) and
+ * listed most preferred first.
  *
  * The candidates are the role:type pairs listed for fromcon's role:type
  * in contexts/users/USER and then in contexts/default_contexts, each
@@ -70,17 +71,19 @@ extern int get_default_context_with_rolelevel(const char *user,
 					      char **newcon);
 
 /*
- * Show the default (first) context of the NULL-terminated list on stdout
- * and let the user on stdin keep it or pick another one.  The choice is
+ * Let the user choose a context from a list.  The default (first) context
+ * of the NULL-terminated list is shown on stdout and the user on stdin
+ * keeps it or picks another one.  The choice is
  * copied to *newcon (free with freecon()).  Returns 0, or -1 (empty list,
  * end of input, allocation failure).
  */
 extern int query_user_context(char **list, char **newcon);
 
 /*
- * Prompt on stdout/stdin for a role (and, with MLS, a level), complete it
- * with the role's default type (get_default_type) into a context of
- * 'user' and accept it if the policy does.  The context is returned in
+ * Ask the user to type a context.  The prompt on stdout/stdin asks for a
+ * role (and, with MLS, a level), completes it with the role's default
+ * type (get_default_type) into a context of 'user' and accepts it if the
+ * policy does.  The context is returned in
  * *newcon (free with freecon()).  Returns 0, or -1 when the user declines
  * or input ends.
  */

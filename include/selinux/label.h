@@ -77,6 +77,35 @@ extern void selabel_close(struct selabel_handle *handle);
  * -1 and errno: ENOENT (nothing matches, or the spec says <<none>>),
  * EINVAL (key NULL or empty, or a regex PCRE2 rejects is reached - the
  * reference fails there too, leaving errno unchanged), ENOMEM.
+ *
+ * Example: print the label file_contexts gives each path named on the command
+ * line, as a regular file:
+ *   #include <stdio.h>
+ *   #include <sys/stat.h>
+ *   #include <selinux/selinux.h>
+ *   #include <selinux/label.h>
+ *
+ *   int main(int argc, char **argv)
+ *   {
+ *       struct selabel_handle *h;
+ *       char *con;
+ *
+ *       h = selabel_open(SELABEL_CTX_FILE, NULL, 0);
+ *       if (!h) {
+ *           perror("selabel_open");
+ *           return 1;
+ *       }
+ *       for (int i = 1; i < argc; i++) {
+ *           if (selabel_lookup(h, &con, argv[i], S_IFREG) == 0) {
+ *               printf("%s\t%s\n", argv[i], con);
+ *               freecon(con);
+ *           } else {
+ *               perror(argv[i]);
+ *           }
+ *       }
+ *       selabel_close(h);
+ *       return 0;
+ *   }
  */
 extern int selabel_lookup(struct selabel_handle *handle, char **con,
 			  const char *key, int type);
@@ -90,7 +119,8 @@ extern bool selabel_partial_match(struct selabel_handle *handle,
 				  const char *key);
 
 /*
- * File backend: hash (SHA-1 of each regex, mode and context) the specs
+ * Compare the digest of the specs under a directory with its own.  File
+ * backend: hash (SHA-1 of each regex, mode and context) the specs
  * partially matching key, and read the "security.sehash" attribute of
  * key.  *calculated_digest and *xattr_digest are malloc'd (NULL when
  * absent), *digest_len is 20.  True when both exist and are equal.
@@ -118,9 +148,9 @@ extern int selabel_lookup_best_match_raw(struct selabel_handle *rec,
 					 const char **aliases, int type);
 
 /*
- * With SELABEL_OPT_DIGEST: the SHA-1 of the files read (in *digest,
- * *digest_len = 20) and their names (*specfiles, *num_specfiles), owned
- * by the handle.  0, or -1 and EINVAL without the option.
+ * The digest of the specification files a handle read.  With
+ * SELABEL_OPT_DIGEST: their SHA-1 (in *digest, *digest_len = 20) and
+ * their names (*specfiles, *num_specfiles), owned by the handle.  0, or -1 and EINVAL without the option.
  */
 extern int selabel_digest(struct selabel_handle *rec, unsigned char **digest,
 			  size_t *digest_len, char ***specfiles,

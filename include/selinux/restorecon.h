@@ -40,6 +40,26 @@ struct selabel_handle;
  * failure: ENOENT (no such path), EINVAL (a path outside the alternate
  * root), ELOOP (a directory cycle), ENOMEM, or the errno of the failing
  * lstat/setxattr.  Files that could not be relabelled are logged.
+ *
+ * Example: relabel the trees named on the command line and print each change,
+ * as restorecon -R -v does:
+ *   #include <stdio.h>
+ *   #include <selinux/restorecon.h>
+ *
+ *   int main(int argc, char **argv)
+ *   {
+ *       unsigned int flags = SELINUX_RESTORECON_RECURSE |
+ *                            SELINUX_RESTORECON_VERBOSE;
+ *       int rc = 0;
+ *
+ *       for (int i = 1; i < argc; i++) {
+ *           if (selinux_restorecon(argv[i], flags) < 0) {
+ *               perror(argv[i]);
+ *               rc = 1;
+ *           }
+ *       }
+ *       return rc;
+ *   }
  */
 extern int selinux_restorecon(const char *pathname,
 			      unsigned int restorecon_flags);
@@ -135,7 +155,7 @@ extern struct selabel_handle *selinux_restorecon_default_handle(void);
 extern void selinux_restorecon_set_exclude_list(const char **exclude_list);
 
 /*
- * Label files under alt_rootpath as if it were "/": the file
+ * Label files under alt_rootpath as if it were "/".  The file
  * alt_rootpath/etc/x is looked up as /etc/x.  Trailing slashes are
  * ignored.  Returns 0, or -1 with errno ENOMEM.
  */
@@ -158,9 +178,10 @@ struct dir_xattr {
 };
 
 /*
- * List (and, with the DELETE flags, remove) the security.sehash digests
- * of pathname and, with SELINUX_RESTORECON_XATTR_RECURSE, the directories
- * below it; directories without a digest are not listed.
+ * List or remove the security.sehash digests of directories.  They are
+ * listed (and, with the DELETE flags, removed) for pathname and, with
+ * SELINUX_RESTORECON_XATTR_RECURSE, the directories below it; directories
+ * without a digest are not listed.
  *
  * On success returns 0 and, when at least one directory was listed,
  * points *xattr_list at the head pointer of a list the caller owns: free
@@ -184,16 +205,17 @@ extern int selinux_restorecon_xattr(const char *pathname,
 #define SELINUX_RESTORECON_XATTR_IGNORE_MOUNTS 0x0008
 
 /*
- * The number of errors the last successful selinux_restorecon() with
- * SELINUX_RESTORECON_COUNT_ERRORS ignored (0 otherwise).
+ * The number of errors the last relabelling walk ignored.  It counts them
+ * for the last successful selinux_restorecon() with
+ * SELINUX_RESTORECON_COUNT_ERRORS (0 otherwise).
  */
 extern long unsigned selinux_restorecon_get_skipped_errors(void);
 
 /*
- * The number of files the last selinux_restorecon() or
- * selinux_restorecon_parallel() in the process relabelled (with NOCHANGE:
- * would have relabelled), counted only when it was given
- * SELINUX_RESTORECON_COUNT_RELABELED; 0 otherwise.  Also set when the
+ * The number of files the last relabelling walk relabelled.  It counts
+ * what the last selinux_restorecon() or selinux_restorecon_parallel() in
+ * the process relabelled (with NOCHANGE: would have relabelled), only
+ * when it was given SELINUX_RESTORECON_COUNT_RELABELED; 0 otherwise.  Also set when the
  * walk failed: the files relabelled before the error.  Version node
  * LIBSELINUX_3.10, as in the reference.
  */

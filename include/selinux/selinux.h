@@ -31,8 +31,9 @@ extern "C" {
 #endif
 
 /*
- * Returns 1 when a selinuxfs is mounted (or was set with set_selinuxmnt())
- * and /etc/selinux/config exists, 0 otherwise.  Never fails.  A FUSE
+ * Whether SELinux is enabled.  Returns 1 when a selinuxfs is mounted (or
+ * was set with set_selinuxmnt()) and /etc/selinux/config exists, 0
+ * otherwise.  Never fails.  A FUSE
  * selinuxfs whose security server died counts as mounted (see below).
  */
 extern int is_selinux_enabled(void);
@@ -89,8 +90,9 @@ extern int is_selinux_enabled(void);
  */
 
 /*
- * Returns 1 when the loaded policy has MLS enabled (selinuxfs "mls" holds
- * 1), 0 otherwise, including when selinuxfs is missing or unreadable.
+ * Whether the loaded policy has MLS enabled.  Returns 1 when it has
+ * (selinuxfs "mls" holds 1), 0 otherwise, including when selinuxfs is
+ * missing or unreadable.
  */
 extern int is_selinux_mls_enabled(void);
 
@@ -138,7 +140,26 @@ extern void freeconary(char **con);
  * opens the path as it finds it.
  */
 
-/* Current context of the calling thread. */
+/*
+ * Current context of the calling thread.
+ *
+ * Example: print the context the program runs in, as id -Z does:
+ *   #include <stdio.h>
+ *   #include <selinux/selinux.h>
+ *
+ *   int main(void)
+ *   {
+ *       char *con;
+ *
+ *       if (getcon(&con) < 0) {
+ *           perror("getcon");
+ *           return 1;
+ *       }
+ *       printf("%s\n", con);
+ *       freecon(con);
+ *       return 0;
+ *   }
+ */
 extern int getcon(char **con);
 extern int getcon_raw(char **con);
 
@@ -162,7 +183,30 @@ extern int getprevcon_raw(char **con);
 extern int getpidprevcon(pid_t pid, char **con);
 extern int getpidprevcon_raw(pid_t pid, char **con);
 
-/* Context for the next execve(); reset by the kernel at execve(). */
+/*
+ * Context for the next execve(); reset by the kernel at execve().
+ *
+ * Example: run a program in a context given on the command line, as runcon(1)
+ * does (the policy must allow the transition):
+ *   #include <stdio.h>
+ *   #include <unistd.h>
+ *   #include <selinux/selinux.h>
+ *
+ *   int main(int argc, char **argv)
+ *   {
+ *       if (argc < 3) {
+ *           fprintf(stderr, "usage: %s CONTEXT PROGRAM [ARG...]\n", argv[0]);
+ *           return 2;
+ *       }
+ *       if (setexeccon(argv[1]) < 0) {
+ *           perror("setexeccon");
+ *           return 1;
+ *       }
+ *       execvp(argv[2], argv + 2);
+ *       perror(argv[2]);
+ *       return 1;
+ *   }
+ */
 extern int getexeccon(char **con);
 extern int getexeccon_raw(char **con);
 extern int setexeccon(const char *con);
@@ -314,8 +358,8 @@ extern void selinux_set_callback(int type, union selinux_callback cb);
 #define SELINUX_TRANS_DIR "/var/run/setrans"
 
 /*
- * Compute the access decision of scon on tcon for class tclass (a kernel
- * class value, or a mapped one after selinux_set_mapping()).  Fills *avd
+ * Compute the access decision of scon on tcon for class tclass.  tclass
+ * is a kernel class value, or a mapped one after selinux_set_mapping().  Fills *avd
  * and returns 0; -1 with EINVAL for invalid contexts or class, ENOENT
  * without selinuxfs.  The _flags variants also report
  * SELINUX_AVD_FLAGS_PERMISSIVE in avd->flags.
@@ -381,8 +425,9 @@ extern int security_compute_user_raw(const char *scon, const char *username,
 				     char ***con);
 
 /*
- * Ask whether relabelling from scon to newcon by tcon is allowed by the
- * policy's validatetrans constraints.  0 if allowed; -1 with EPERM if not,
+ * Check a relabelling against the policy's validatetrans constraints.
+ * The question is whether relabelling from scon to newcon by tcon is
+ * allowed.  0 if allowed; -1 with EPERM if not,
  * EINVAL for bad arguments.
  */
 extern int security_validatetrans(const char *scon, const char *tcon,
@@ -413,9 +458,9 @@ extern int security_get_initial_context_raw(const char *name, char **con);
 extern int selinux_mkload_policy(int preservebools);
 
 /*
- * The initial policy load, for init: mounts selinuxfs, honours the kernel
- * command line (selinux=0, enforcing=) and /etc/selinux/config, sets the
- * enforcing mode and loads the policy.  Returns 0 when the policy was
+ * Load the policy at boot, for init.  It mounts selinuxfs, honours the
+ * kernel command line (selinux=0, enforcing=) and /etc/selinux/config,
+ * sets the enforcing mode and loads the policy.  Returns 0 when the policy was
  * loaded (init should re-exec itself); -1 otherwise, with *enforce telling
  * init whether to halt (> 0) or continue without SELinux.
  */
@@ -480,8 +525,9 @@ extern int security_reject_unknown(void);
 extern int security_deny_unknown(void);
 
 /*
- * 1 if SELinux checks the protection requested by mmap/mprotect, 0 if it
- * checks the protection actually applied; -1 with ENOENT/EINVAL on error.
+ * Which protection SELinux checks on mmap and mprotect.  Returns 1 if it
+ * checks the protection requested, 0 if it checks the protection actually
+ * applied; -1 with ENOENT/EINVAL on error.
  */
 extern int security_get_checkreqprot(void);
 
@@ -582,9 +628,9 @@ extern void set_matchpathcon_canoncon(int (*f)(const char *path,
 extern void set_matchpathcon_flags(unsigned int flags);
 
 /*
- * Load the file contexts at path (NULL: selinux_file_context_path()), and
- * unless MATCHPATHCON_BASEONLY its .homedirs and .local companions, for
- * later matchpathcon() calls.  Returns 0, or -1 and errno.  Not thread
+ * Load the file contexts for later matchpathcon() calls.  They are read
+ * from path (NULL: selinux_file_context_path()) and, unless
+ * MATCHPATHCON_BASEONLY, its .homedirs and .local companions.  Returns 0, or -1 and errno.  Not thread
  * safe: the matchpathcon API keeps one handle per thread.
  */
 extern int matchpathcon_init(const char *path)
@@ -657,8 +703,8 @@ extern int matchmediacon(const char *media, char **con);
 extern int selinux_getenforcemode(int *enforce);
 
 /*
- * The name boolean_name is substituted by in booleans.subs_dist, or a copy
- * of boolean_name.  Free with free().  NULL on failure (ENOMEM).
+ * The current name of a boolean, by booleans.subs_dist.  Returns the name
+ * that file substitutes for boolean_name, or a copy of boolean_name.  Free with free().  NULL on failure (ENOMEM).
  */
 extern char *selinux_boolean_sub(const char *boolean_name);
 
@@ -736,32 +782,60 @@ extern const char *selinux_users_path(void)
 extern const char *selinux_path(void);
 
 /*
- * Check through the AVC that scon may perm (a permission name) on tcon
- * of class tclass (a class name), auditing as configured.  Returns 0 if
+ * Check a permission by name through the AVC.  The question is whether
+ * scon may perm (a permission name) on tcon of class tclass (a class
+ * name); the decision is audited as configured.  Returns 0 if
  * granted, and when SELinux is disabled; -1 with EACCES if denied, EINVAL
  * for unknown names, or avc_open()'s errno when SELinux is enabled but
  * the AVC cannot be opened (ENOTCONN: the security server is gone; every
  * check is then denied, see "When the security server is gone").
+ *
+ * Example: the same question as avc_has_perm()'s example, by class and
+ * permission names; the AVC opens itself:
+ *   #include <errno.h>
+ *   #include <stdio.h>
+ *   #include <selinux/selinux.h>
+ *
+ *   int main(int argc, char **argv)
+ *   {
+ *       char *con;
+ *       int rc;
+ *
+ *       if (argc != 2 || getcon(&con) < 0)
+ *           return 2;
+ *       rc = selinux_check_access(con, argv[1], "file", "read", NULL);
+ *       freecon(con);
+ *       if (rc == 0) {
+ *           printf("allowed\n");
+ *           return 0;
+ *       }
+ *       if (errno == EACCES)
+ *           printf("denied\n");
+ *       else
+ *           perror("selinux_check_access");
+ *       return 1;
+ *   }
  */
 extern int selinux_check_access(const char *scon, const char *tcon,
 				const char *tclass, const char *perm,
 				void *auditdata);
 
 /*
- * Whether the calling process's previous context (the one it had before
- * its last exec: the user's, for passwd(1)) has the permissions requested
- * (bits of the passwd class: passwd, chfn, chsh, rootok, crontab) on
- * itself, asked of the security server without the AVC.  Returns 0 if
- * granted, and also when SELinux is disabled or permissive; -1 if denied
- * or if the decision cannot be made.  checkPasswdAccess() is the older
- * name of the same call.
+ * Check a passwd class permission of the caller's previous context.
+ * That context (the one the process had before its last exec: the
+ * user's, for passwd(1)) must have the permissions requested (bits of the
+ * passwd class: passwd, chfn, chsh, rootok, crontab) on itself, asked of
+ * the security server without the AVC.  Returns 0 if granted, and also
+ * when SELinux is disabled or permissive; -1 if denied or if the decision
+ * cannot be made.  checkPasswdAccess() is the older name of the same
+ * call.  Both are deprecated: selinux_check_access() asks the same
+ * question of the AVC, by class and permission names.
  */
 extern int selinux_check_passwd_access(access_vector_t requested)
 #ifdef __GNUC__
 	__attribute__((deprecated("Use selinux_check_access")))
 #endif
 	;
-
 extern int checkPasswdAccess(access_vector_t requested)
 #ifdef __GNUC__
 	__attribute__((deprecated("Use selinux_check_access")))
@@ -785,8 +859,8 @@ extern int selinuxfs_exists(void);
 extern void fini_selinuxmnt(void);
 
 /*
- * Set the exec context for filename from policy (the transition of the
- * current context on the file's label), falling back to the current
+ * Set the exec context the policy gives a program.  It is the transition
+ * of the current context on the label of filename, or else the current
  * context with fallback_type.  0, or -1 and errno.
  */
 extern int setexecfilecon(const char *filename, const char *fallback_type);
@@ -813,8 +887,9 @@ extern int selinux_trans_to_raw_context(const char *trans, char **rawp);
 extern int selinux_raw_to_trans_context(const char *raw, char **transp);
 
 /*
- * Display colours of a context (secolor.conf): ten "#rrggbb" triples
- * separated by spaces, in *color_str (free with free()).  0, or -1.
+ * The display colours of a context, from secolor.conf.  They are ten
+ * "#rrggbb" triples separated by spaces, in *color_str (free with
+ * free()).  0, or -1.
  */
 extern int selinux_raw_context_to_color(const char *raw, char **color_str);
 
@@ -833,8 +908,9 @@ extern int getseuser(const char *username, const char *service,
 extern int selinux_file_context_cmp(const char *a, const char *b);
 
 /*
- * Does the label of path match what file_contexts says for it and mode?
- * 1 if it does, 0 if not, -1 on error.
+ * Check a file's label against file_contexts.  Does the label of path
+ * match what file_contexts says for it and mode?  1 if it does, 0 if not,
+ * -1 on error.
  */
 extern int selinux_file_context_verify(const char *path, mode_t mode);
 
