@@ -2,7 +2,7 @@
  * matchpathcon - print the file_contexts label of paths
  *
  * SYNOPSIS
- *     matchpathcon [-V] [-N] [-n] [-x] [-m type] [-f file_contexts_file] [-p prefix] [-P policy_root_path] filepath...
+ *     matchpathcon [-V] [-N] [-n] [-m type] [-f file_contexts_file] [-p prefix] [-P policy_root_path] filepath...
  *
  * DESCRIPTION
  *     Prints, for each filepath, the path, a tab and the context the
@@ -44,7 +44,8 @@
  *         line, the .subs or .subs_dist alias that rewrote the path, the
  *         file type the spec applies to, each other spec that matched and
  *         why it lost, and the specs that match a file of another type.
- *         Contexts are printed raw.  -V, -n and -N do not apply.
+ *         Contexts are printed raw.  -V, -n and -N do not apply.  The
+ *         usage message stays Debian's, which has no -x.
  *
  * EXAMPLES
  *     Which rule gives httpd.conf its label, and which did it override:
@@ -78,7 +79,7 @@
 static void usage(const char *prog)
 {
 	util_usage(prog,
-		   "[-V] [-N] [-n] [-x] [-m type] [-f file_contexts_file] "
+		   "[-V] [-N] [-n] [-m type] [-f file_contexts_file] "
 		   "[-p prefix] [-P policy_root_path] filepath...",
 		   NULL, 1);
 }

@@ -2,7 +2,7 @@
  * selabel_lookup - look a key up in a labelling backend
  *
  * SYNOPSIS
- *     selabel_lookup -b backend [-v] [-r] [-x] -k key [-t type] [-f file]
+ *     selabel_lookup -b backend [-v] [-r] -k key [-t type] [-f file]
  *
  * DESCRIPTION
  *     Opens a selabel_open(3) handle of the backend and prints the context
@@ -31,7 +31,7 @@
  *         with its file and line, the .subs alias applied, the specs it
  *         overrode and why, and those matching another file type; exit
  *         status 0 whether or not there is a context.  Contexts are
- *         printed raw.
+ *         printed raw.  The usage message stays Debian's, which has no -x.
  *
  * EXIT STATUS
  *     0

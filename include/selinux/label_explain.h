@@ -127,10 +127,11 @@ struct selabel_explanation {
 };
 
 /*
- * Explain the lookup of key (a path) with file type type (st_mode bits,
- * 0 for any) on h, a handle of the file backend (SELABEL_CTX_FILE),
- * opened as for selabel_lookup().  *exp is set to the explanation, to be
- * freed with selabel_explanation_free().
+ * Explain which file_contexts spec gives a path its context, and why.
+ * key is the path, type its file type (st_mode bits, 0 for any), as
+ * selabel_lookup() takes them; h is a handle of the file backend
+ * (SELABEL_CTX_FILE).  *exp is set to the explanation, to be freed with
+ * selabel_explanation_free().  matchpathcon -x prints one.
  *
  * Returns 0 and *exp whether or not the path has a context (see the
  * explanation's error and winner).  Returns -1 with errno EINVAL when h,
