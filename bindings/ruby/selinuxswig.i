@@ -752,3 +752,6 @@ extern int selinux_restorecon_xattr(const char *pathname,
 				    struct dir_xattr ***xattr_list);
 extern long selinux_restorecon_get_skipped_errors(void);
 
+
+/* selabel_lookup_explain(): our extension, in a file of its own */
+%include "explain.i"
