@@ -22,6 +22,7 @@
 #include <selinux/label.h>
 
 #include "fuzz_common.h"
+#include "fuzz_explain.h"
 
 /* The static archive's hooks (label/fc.h). */
 extern bool fc_image_test_trust, fc_image_disabled;
@@ -75,6 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				freecon(con);
 			else if (!errno)
 				abort();
+			fz_explain(h, keys[i].key, keys[i].mode);
 			(void)selabel_partial_match(h, keys[i].key);
 			(void)selabel_hash_all_partial_matches(h, keys[i].key,
 							       hash);

@@ -18,6 +18,7 @@
 #include <selinux/label.h>
 
 #include "fuzz_common.h"
+#include "fuzz_explain.h"
 
 #define ROOT "etc/selinux/t/"
 #define FC ROOT "contexts/files/file_contexts"
@@ -88,6 +89,7 @@ static void lookups(struct selabel_handle *h, char (*words)[64], size_t n)
 			freecon(con);
 		else if (!errno)
 			abort();
+		fz_explain(h, key, 0);
 		snprintf(sub, sizeof(sub), "%s/x", key);
 		if (selabel_lookup_raw(h, &con, sub, 0100000) == 0)
 			freecon(con);
