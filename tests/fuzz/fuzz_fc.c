@@ -105,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (selabel_lookup_raw(h, &con, keys[i].key, keys[i].mode) == 0)
 			freecon(con);
-		fz_explain(h, keys[i].key, keys[i].mode);
+		fz_explain(h, keys[i].key, keys[i].mode, true);
 		if (i < 3) {
 			(void)selabel_partial_match(h, keys[i].key);
 			(void)selabel_hash_all_partial_matches(h, keys[i].key,

@@ -76,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				freecon(con);
 			else if (!errno)
 				abort();
-			fz_explain(h, keys[i].key, keys[i].mode);
+			fz_explain(h, keys[i].key, keys[i].mode, false);
 			(void)selabel_partial_match(h, keys[i].key);
 			(void)selabel_hash_all_partial_matches(h, keys[i].key,
 							       hash);

@@ -89,7 +89,7 @@ static void lookups(struct selabel_handle *h, char (*words)[64], size_t n)
 			freecon(con);
 		else if (!errno)
 			abort();
-		fz_explain(h, key, 0);
+		fz_explain(h, key, 0, true);
 		snprintf(sub, sizeof(sub), "%s/x", key);
 		if (selabel_lookup_raw(h, &con, sub, 0100000) == 0)
 			freecon(con);
