@@ -120,13 +120,14 @@ static PyObject *a2w_init(PyObject *self, PyObject *args)
 	int r;
 
 	(void)self;
-	if (!PyArg_ParseTuple(args, "|s:policy_init", &path))
-		return NULL;
+	/* Before the arguments, as in Debian's module. */
 	if (policy) {
 		PyErr_SetString(PyExc_RuntimeError,
 				"init called multiple times");
 		return NULL;
 	}
+	if (!PyArg_ParseTuple(args, "|s:policy_init", &path))
+		return NULL;
 	if (!path)
 		path = selinux_current_policy_path();
 	if (!path) {
