@@ -152,12 +152,9 @@ static PyObject *a2w_init(PyObject *self, PyObject *args)
 		return NULL;
 	}
 
-	/* The services answer from this policydb and this SID table; the
-	 * table starts with the policy's initial SIDs. */
-	if (sepol_sidtab_init(&sids) < 0) {
-		sepol_policydb_free(p);
-		return PyErr_NoMemory();
-	}
+	/* The services answer from this policydb and this SID table;
+	 * policydb_load_isids makes the table (sepol_sidtab_init) and puts
+	 * the policy's initial SIDs in it. */
 	policy = p;
 	sepol_set_policydb(&policy->p);
 	sepol_set_sidtab(&sids);
