@@ -171,7 +171,8 @@ shlibdeps() { # pkg: dpkg-shlibdeps' Depends for the ELF files of pkg
 		-l"$(dirname "$SHLIB")" "${files[@]}" 2>"$WORK/shlibdeps-$pkg.log") |
 		sed -n 's/^shlibs:Depends=//p'
 }
-join() { local IFS=','; local out="$*"; echo "${out//,/, }"; }
+# ", "-joined (an item may itself be a list: dpkg-shlibdeps' Depends)
+join() { local out="" x; for x; do out+="${out:+, }$x"; done; echo "$out"; }
 
 for pkg in "${PKGS[@]}"; do
 	dir=$WORK/debian/$pkg
@@ -204,7 +205,8 @@ for pkg in "${PKGS[@]}"; do
 		section=python
 		extra=("python3 (>= $PYVER~)" "python3 (<< $PYNEXT)" "python3:any")
 		desc="Python3 bindings to SELinux shared libraries
- The selinux package (import selinux) over libselinux.so.1." ;;
+ The selinux package (import selinux) over libselinux.so.1, with
+ selinux.audit2why (libsepol linked in) for audit2allow and semanage." ;;
 	ruby-selinux)
 		section=ruby multiarch=same
 		extra=("ruby | ruby-interpreter")

@@ -218,30 +218,50 @@ struct avc_cache_stats {
 }
 
 /* A NULL-terminated array of contexts: a list, then freeconary(). */
-%typemap(in, numinputs=0) char *** (char **temp = NULL) {
-	$1 = &temp;
-}
-%typemap(argout, fragment="SWIG_FromCharPtr") char *** {
+%fragment("swig_conary_to_list", "header", fragment="SWIG_FromCharPtr") {
+/* The contexts of a (which is freed) as a new list; NULL with a Python
+ * error. */
+static PyObject *swig_conary_to_list(char **a)
+{
 	PyObject *list = PyList_New(0);
 	char **p;
 
-	if (!list) {
-		freeconary(*$1);
-		SWIG_fail;
-	}
-	for (p = *$1; p && *p; p++) {
+	for (p = a; list && p && *p; p++) {
 		PyObject *s = SWIG_FromCharPtr(*p);
 
 		if (!s || PyList_Append(list, s) < 0) {
 			Py_XDECREF(s);
-			Py_DECREF(list);
-			freeconary(*$1);
-			SWIG_fail;
+			Py_CLEAR(list);
+		} else {
+			Py_DECREF(s);
 		}
-		Py_DECREF(s);
 	}
-	freeconary(*$1);
+	freeconary(a);
+	return list;
+}
+}
+%typemap(in, numinputs=0) char *** (char **temp = NULL) {
+	$1 = &temp;
+}
+%typemap(argout, fragment="swig_conary_to_list") char *** {
+	PyObject *list = swig_conary_to_list(*$1);
+
+	if (!list)
+		SWIG_fail;
 	$result = SWIG_Python_AppendOutput($result, list);
+}
+/*
+ * get_ordered_context_list(_with_level): the list alone, without the
+ * count the function returns (Debian's module returns just the list;
+ * failure still raises OSError).
+ */
+%typemap(argout, fragment="swig_conary_to_list") char ***list {
+	PyObject *list = swig_conary_to_list(*$1);
+
+	if (!list)
+		SWIG_fail;
+	Py_XDECREF($result);
+	$result = list;
 }
 
 /* security_get_boolean_names: an array and its length, one list. */

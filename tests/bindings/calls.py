@@ -14,7 +14,8 @@ SECTION:
           matchpathcon and selabel on a file_contexts written here,
           context_t, the pure-Python helpers;
   server  the calls that need a policy, against the selinuxfs at
-          $SELINUXFS_MNT (kernel/'s server with the bundled policy).
+          $SELINUXFS_MNT (kernel/'s server with the bundled policy), and
+          the login calls on the policy's tree ($CALLS_POLICY_ROOT).
 
 WORKDIR is created empty by the caller; the local section builds its
 fixture there afresh on every run.
@@ -652,6 +653,27 @@ def server():
     c("selinux_flush_class_cache")
     c("string_to_security_class", "file")
     avc(CONTEXTS, file_c)
+    login(SSHD)
+
+
+def login(sshd):
+    """The login calls (get_context_list.h) on the server's policy and its
+    /etc/selinux tree ($CALLS_POLICY_ROOT): the contexts a user may reach
+    from sshd, as lists (Debian's module returns the list alone)."""
+    root = os.environ.get("CALLS_POLICY_ROOT")
+    if not root or not os.path.isdir(root):
+        out.append("login: no policy tree %r" % root)
+        return
+    c("selinux_set_policy_root", root)
+    for u in ("root", "staff_u", "user_u", "unconfined_u", "nosuch"):
+        c("get_ordered_context_list", u, sshd)
+        c("get_ordered_context_list_with_level", u, "s0", sshd)
+        c("get_ordered_context_list_with_level", u, "s0-s1", sshd)
+        c("get_default_context", u, sshd)
+        c("get_default_context_with_level", u, "s0", sshd)
+        c("get_default_context_with_role", u, "staff_r", sshd)
+        c("get_default_context_with_rolelevel", u, "sysadm_r", "s0", sshd)
+    c("get_ordered_context_list", "root", "bad")
 
 
 def avc(contexts, file_c):

@@ -83,6 +83,11 @@ def run(ours, args, work):
                script, "sh", work] + cmd
     elif args.section != "local":
         cmd = [args.server, args.policy] + cmd
+        # the policy's /etc/selinux tree beside it (kernel/policy/meson.build:
+        # root/etc/selinux/bundled for bundled.33), for the login calls
+        name = os.path.splitext(os.path.basename(args.policy))[0]
+        env["CALLS_POLICY_ROOT"] = os.path.join(
+            os.path.dirname(args.policy), "root", "etc", "selinux", name)
     r = subprocess.run(cmd, env=env, text=True, capture_output=True,
                        cwd=work)
     return r

@@ -13,7 +13,7 @@ suite with the virtualenv's python:
     may come from a package index;
  4. checks what was installed: selinux/__init__.py, the extension and
     the dist-info, nothing else (no headers, no libselinux.so.1), version
-    3.10 as meson.build says;
+    3.10 as meson.build says; selinux.audit2why imports from the venv;
  5. checks that the module in use is the venv's and carries our library:
     selinux.__file__ inside the venv, no libselinux.so mapped after
     import (Debian's libselinux.so.1 is the only other provider), the
@@ -81,12 +81,13 @@ def project_version(src):
 
 
 PROBE = r"""
-import importlib.metadata as md, json, os, selinux
+import importlib.metadata as md, json, os, selinux, selinux.audit2why
 libs = sorted({l.split()[-1] for l in open('/proc/self/maps')
                if 'libselinux.so' in l})
 print(json.dumps({
     "file": selinux.__file__,
     "ext": selinux._selinux.__file__,
+    "audit2why": selinux.audit2why.__file__,
     "libs": libs,
     "version": md.version("selinux"),
     "files": [str(p) for p in md.files("selinux")],
@@ -109,7 +110,7 @@ def check_install(venv, vpy, src, env):
     info = json.loads(r.stdout)
     print(json.dumps(info, indent=1))
     inside = os.path.realpath(venv) + os.sep
-    for k in ("file", "ext"):
+    for k in ("file", "ext", "audit2why"):
         if not os.path.realpath(info[k]).startswith(inside):
             fail("selinux's %s is %s, not inside %s" % (k, info[k], venv))
     if info["libs"]:

@@ -169,6 +169,11 @@ out=$(in_root python3 -c 'import selinux, importlib.metadata as m; print(selinux
 	fail "python3: import selinux"
 echo "python3: is_selinux_enabled, version, module: $out"
 [ "${out%% *}" = 0 ] || fail "python3: is_selinux_enabled() is not 0"
+# sepolgen's import (semanage, audit2allow): the extension our package
+# carries, libsepol linked in, on the policy found here
+out=$(in_root python3 -c 'import selinux.audit2why as a, glob; p = sorted(glob.glob("/etc/selinux/*/policy/policy.*")); print(a.__file__, p and a.init(p[0]), a.NOPOLICY)' 2>&1) ||
+	fail "python3: import selinux.audit2why: $out"
+echo "python3: selinux.audit2why: $out"
 case $OURS in *ruby-selinux*)
 	out=$(in_root ruby -e 'require "selinux"; print Selinux.is_selinux_enabled') ||
 		fail "ruby: require selinux"
