@@ -47,7 +47,8 @@ def fail(msg):
     print('FAIL:', msg)
 
 
-def corpus(d, rnd, n):
+def records(d):
+    """The corpus (once: every set has the same base files)."""
     roots = [r for r in ('/usr', '/etc', '/var', '/opt', '/root', '/home',
                          '/dev', '/run') if os.path.isdir(r)]
     out = subprocess.run(['find'] + roots + ['-xdev', '-printf', r'%y %p\0'],
@@ -60,14 +61,18 @@ def corpus(d, rnd, n):
     gen = subprocess.run([sys.executable, GEN, d + '/file_contexts',
                           d + '/file_contexts.homedirs'],
                          capture_output=True, check=True).stdout
-    recs += [r for r in gen.split(b'\0') if r]
+    return recs + [r for r in gen.split(b'\0') if r]
+
+
+def corpus(recs, rnd, n):
     if n and len(recs) > n:
         recs = rnd.sample(recs, n)
     # always: aliases, a <<none>>, a literal beating regexes, odd keys
-    recs += [b'0 /opt/app/bin/x', b'0 /var/run/x', b'0 /etc/local-none/x',
-             b'0 /etc/local-exact', b'100000 /usr/bin/ls',
-             b'40000 /usr/bin/ls', b'0 //usr///bin/', b'0 /usr/bin/ls\n',
-             b'0 /home/someone/.ssh/authorized_keys', b'0 /srv/web/x']
+    recs = recs + [
+        b'0 /opt/app/bin/x', b'0 /var/run/x', b'0 /etc/local-none/x',
+        b'0 /etc/local-exact', b'100000 /usr/bin/ls', b'40000 /usr/bin/ls',
+        b'0 //usr///bin/', b'0 /usr/bin/ls\n',
+        b'0 /home/someone/.ssh/authorized_keys', b'0 /srv/web/x']
     return b''.join(r + b'\0' for r in recs)
 
 
@@ -139,12 +144,15 @@ def main():
     rnd = random.Random(29)
     tmp = tempfile.mkdtemp(prefix='fcexplain.')
     try:
+        recs = None
         for kind in ('text', 'bin', 'local'):
             d = make_set(tmp, kind)
+            if recs is None:
+                recs = records(d)
             if kind == 'bin':
-                probe(d, corpus(d, rnd, CORPUS_N), 'bin, index image, '
+                probe(d, corpus(recs, rnd, CORPUS_N), 'bin, index image, '
                       f'corpus ({CORPUS_N or "all"})', every=False)
-            data = corpus(d, rnd, N)
+            data = corpus(recs, rnd, N)
             probe(d, data, f'{kind}, index image')
             idx = os.path.join(d, 'file_contexts.idx')
             os.rename(idx, idx + '.away')
