@@ -99,9 +99,11 @@ void util_explain_print(FILE *out, const struct selabel_explanation *e)
 			fprintf(out, "    <<none>>: files here are not to be "
 				     "labelled\n");
 	}
-	if (e->n_overridden)
+	if (e->n_overridden && w)
 		fprintf(out, "    overrides %zu other matching spec%s:\n",
 			e->n_overridden, e->n_overridden == 1 ? "" : "s");
+	else if (e->n_overridden)
+		fprintf(out, "    matching specs below it:\n");
 	for (size_t i = 0; i < e->n_overridden; i++) {
 		const struct selabel_spec_origin *o = &e->overridden[i];
 		const struct selabel_spec_origin *by = w ? w : e->blocked;
@@ -109,7 +111,7 @@ void util_explain_print(FILE *out, const struct selabel_explanation *e)
 		fprintf(out, "        ");
 		spec(out, o);
 		if (!w)
-			fprintf(out, ": below the unusable spec\n");
+			fputc('\n', out);
 		else if (by->literal && !o->literal)
 			fprintf(out, ": a literal path beats a regular "
 				     "expression\n");

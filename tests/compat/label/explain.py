@@ -137,6 +137,32 @@ def matchpathcon_x(d):
         print(x.stdout, end='')
 
 
+def blocked(tmp):
+    """A regex PCRE2 rejects, ranked above every match: the lookup fails
+    (matchpathcon prints <<none>>, as Debian's does) and the explanation
+    names that spec; a key its stem does not reach is labelled."""
+    d = os.path.join(tmp, 'blocked')
+    os.mkdir(d)
+    fc = os.path.join(d, 'file_contexts')
+    with open(fc, 'w') as f:
+        f.write('/.*\tsystem_u:object_r:default_t:s0\n'
+                '/srv/a(/.*)?\tsystem_u:object_r:etc_t:s0\n'
+                '/srv/a/br(\tsystem_u:object_r:bin_t:s0\n')
+    for path, first, says in (
+            ('/srv/a/x', '/srv/a/x\t<<none>>\n', f'/srv/a/br(  system_u:'
+             f'object_r:bin_t:s0  ({fc}:3)'),
+            ('/usr/x', '/usr/x\tsystem_u:object_r:default_t:s0\n',
+             f'labelled by /.*  system_u:object_r:default_t:s0  ({fc}:1)')):
+        x = subprocess.run([MATCHPATHCON, '-x', '-f', fc, path],
+                           capture_output=True, text=True)
+        if x.returncode or not x.stdout.startswith(first) or \
+                says not in x.stdout:
+            fail(f'matchpathcon -x {path} (a bad regex): exit '
+                 f'{x.returncode}, want {first!r} and {says!r} in\n'
+                 f'{x.stdout}{x.stderr}')
+        print(x.stdout, end='')
+
+
 def main():
     if not all(os.path.exists(os.path.join(FCDIR, f)) for f in FILES[:2]):
         print(f'{FCDIR}: no file_contexts(.homedirs): skipped')
@@ -160,6 +186,7 @@ def main():
             os.rename(idx + '.away', idx)
             if kind == 'local':
                 matchpathcon_x(d)
+        blocked(tmp)
     finally:
         shutil.rmtree(tmp)
     print(f'explain: {len(failures)} failures')
