@@ -76,7 +76,8 @@ fi
 # ---------- dpkg-buildpackage
 case " ${DEB_BUILD_OPTIONS:-} " in
 *" parallel="*) ;;
-*) export DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:+$DEB_BUILD_OPTIONS }parallel=$(nproc)" ;;
+*) DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:+$DEB_BUILD_OPTIONS }parallel=$(nproc)"
+   export DEB_BUILD_OPTIONS ;;
 esac
 note "dpkg-buildpackage -b -uc -us in $SRC (log: $W/build.log)"
 (cd "$SRC" && dpkg-buildpackage -b -uc -us) > "$W/build.log" 2>&1 ||

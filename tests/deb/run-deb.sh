@@ -52,9 +52,11 @@ note "scripts/build-debs.sh: $(( $(date +%s) - T0 ))s"
 
 # ---------- lintian: no error, no warning (overrides in debian/*.lintian-overrides)
 T1=$(date +%s)
-lintian -I --fail-on error,warning $(ls "$DEBS"/*.deb "$DEBS"/dbgsym/*.deb 2>/dev/null) \
+shopt -s nullglob
+lintian -I --fail-on error,warning "$DEBS"/*.deb "$DEBS"/dbgsym/*.deb \
 	> "$BUILD/lintian.log" 2>&1 ||
 	{ cat "$BUILD/lintian.log"; die "lintian reports errors or warnings"; }
+shopt -u nullglob
 note "lintian: $(grep -c '^[EWIP]:' "$BUILD/lintian.log" || true) tags," \
 	"none an error or a warning ($(( $(date +%s) - T1 ))s)"
 grep -v '^running with root privileges' "$BUILD/lintian.log" | sed 's/^/  /' || true
