@@ -15,8 +15,9 @@ libselinux.so link retargeted), libselinux.pc's prefix= rewritten.  That
 is sound because no other installed file records the prefix (the library's paths are /etc/selinux, /sys/fs/selinux
 and /proc, fixed); tests/install checks it.  Every move is printed.
 
-Used by tests/install (the layout against Debian's packages) and
-scripts/build-debs.sh (the .debs are cut from ROOT).
+Used by tests/install (the layout against Debian's packages); the .debs
+are built by debian/ (scripts/build-debs.sh), which configures meson as
+Debian does.
 """
 import json
 import os

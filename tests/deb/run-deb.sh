@@ -1,19 +1,26 @@
 #!/bin/bash
 # tests/deb/run-deb.sh --build DIR --source DIR - our .debs replace
-# Debian's in a Debian 12 system, never on this host.
+# Debian's in a Debian 12 system beside policycoreutils, never on this
+# host.
 #
-# scripts/build-debs.sh makes the packages from the build; a Debian 12
-# root (debootstrap minbase from the host's mirror, with Debian's
-# libselinux1-dev, selinux-utils, python3-selinux, ruby-selinux and what
-# they need) is cached once in $VM_CACHE/deb/root-KEY (KEY: this script's
-# package list), and each run works on a throw-away overlay of it in a
-# private mount namespace (unshare -m): nothing is written to the cache
-# or mounted on the host.  In the chroot: dpkg -i of all our packages over
+# scripts/build-debs.sh builds the packages (debian/, dpkg-buildpackage)
+# into DIR/debs; a Debian 12 root (debootstrap minbase from the host's
+# mirror, with Debian's libselinux1-dev, selinux-utils, python3-selinux,
+# ruby-selinux, policycoreutils, policycoreutils-python-utils and what
+# they need, and policycoreutils' .deb kept in /root/debian-debs) is
+# cached once in $VM_CACHE/deb/root-KEY (KEY: this script's package
+# list), and each run works on a throw-away overlay of it in a private
+# mount namespace (unshare -m): nothing is written to the cache or
+# mounted on the host.  On the host: lintian on the packages, no error or
+# warning; dpkg-shlibdeps of two programs against libselinux1's symbols
+# file.  In the chroot: apt-get install of all our packages over
 # Debian's, then dpkg --audit clean, every package ours and installed,
-# the loaded libselinux.so.1 byte for byte the one of our libselinux1,
-# dpkg -l, apt-get check, ls -Z /, getenforce, the Python and Ruby
-# bindings, and removing a package.  On the host: dpkg-shlibdeps of two
-# programs against libselinux1's symbols file.
+# policycoreutils still installed with its files intact (dpkg --verify),
+# selinux(8) and booleans(8) there when the build has them, the loaded
+# libselinux.so.1 byte for byte the one of our libselinux1, dpkg -l,
+# apt-get check, ls -Z /, getenforce, the Python and Ruby bindings,
+# policycoreutils' .deb installed again over ours, removing and
+# reinstalling a package, and apt-get install --reinstall of them all.
 set -euo pipefail
 unset LD_LIBRARY_PATH LD_PRELOAD
 BUILD="" SRC=""
@@ -30,7 +37,7 @@ note() { echo "deb: $*"; }
 die() { echo "deb: FAIL: $*"; exit 1; }
 SKIP=77
 [ "$(id -u)" = 0 ] || { echo "deb: SKIP: needs root (debootstrap, chroot, mounts)"; exit $SKIP; }
-for t in debootstrap unshare dpkg-deb dpkg-shlibdeps flock; do
+for t in debootstrap unshare dpkg-deb dpkg-shlibdeps flock lintian; do
 	command -v $t >/dev/null || die "$t is missing (scripts/debian-packages.txt)"
 done
 T0=$(date +%s)
@@ -41,6 +48,18 @@ note "scripts/build-debs.sh $BUILD"
 	{ tail -n 30 "$BUILD/debs.log"; die "build-debs.sh failed"; }
 DEBS=$BUILD/debs
 ls "$DEBS"/*.deb
+note "scripts/build-debs.sh: $(( $(date +%s) - T0 ))s"
+
+# ---------- lintian: no error, no warning (overrides in debian/*.lintian-overrides)
+T1=$(date +%s)
+shopt -s nullglob
+lintian -I --fail-on error,warning "$DEBS"/*.deb "$DEBS"/dbgsym/*.deb \
+	> "$BUILD/lintian.log" 2>&1 ||
+	{ cat "$BUILD/lintian.log"; die "lintian reports errors or warnings"; }
+shopt -u nullglob
+note "lintian: $(grep -c '^[EWIP]:' "$BUILD/lintian.log" || true) tags," \
+	"none an error or a warning ($(( $(date +%s) - T1 ))s)"
+grep -v '^running with root privileges' "$BUILD/lintian.log" | sed 's/^/  /' || true
 VERSION=$(dpkg-deb -f "$DEBS"/libselinux1_*.deb Version)
 OURS=$(for d in "$DEBS"/*.deb; do dpkg-deb -f "$d" Package; done | tr '\n' ' ')
 
@@ -70,8 +89,8 @@ cd "$BUILD"
 CACHE=${VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/libselinux-vm}
 SUITE=bookworm
 # Debian's packages ours replace, and what ours need beyond them.
-INCLUDE=libselinux1-dev,selinux-utils,python3-selinux,ruby-selinux,python3,libfuse3-3,liburing2,libsepol2
-KEY=$(echo "$SUITE $INCLUDE v1" | sha256sum | cut -c1-16)
+INCLUDE=libselinux1-dev,selinux-utils,python3-selinux,ruby-selinux,python3,libfuse3-3,liburing2,libsepol2,policycoreutils,policycoreutils-python-utils
+KEY=$(echo "$SUITE $INCLUDE v2" | sha256sum | cut -c1-16)
 BASE=$CACHE/deb/root-$KEY
 mkdir -p "$CACHE/deb"
 if [ ! -e "$BASE/.done" ]; then
@@ -93,7 +112,9 @@ if [ ! -e "$BASE/.done" ]; then
 			mount -t proc proc "$1/proc" && mount --rbind /dev "$1/dev" &&
 			chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 				DEBIAN_FRONTEND=noninteractive sh -c \
-				"apt-get update -q && apt-get install -y -q --no-install-recommends $2 && apt-get clean"
+				"apt-get update -q && apt-get install -y -q --no-install-recommends $2 &&
+				 mkdir -p /root/debian-debs && cd /root/debian-debs &&
+				 apt-get download -q policycoreutils && apt-get clean"
 			' sh "$BASE.tmp" "$(echo "$INCLUDE" | tr , ' ')" \
 			>> "$CACHE/deb/debootstrap.log" 2>&1 ||
 			{ tail -n 30 "$CACHE/deb/debootstrap.log"; die "apt-get install in the chroot failed"; }
@@ -114,7 +135,7 @@ OURSUM=$(sha256sum "$W"/ours-lib/lib/*/libselinux.so.1 | cut -d' ' -f1)
 
 cat > "$W/inside.sh" <<'INSIDE'
 set -euo pipefail
-W=$1 BASE=$2 VERSION=$3 OURSUM=$4 OURS=$5
+W=$1 BASE=$2 VERSION=$3 OURSUM=$4 OURS=$5 MAN8=$6
 R=$W/root
 fail() { echo "deb: FAIL: $*"; exit 1; }
 mount -t overlay overlay -o "lowerdir=$BASE,upperdir=$W/upper,workdir=$W/work" "$R"
@@ -124,11 +145,30 @@ mkdir -p "$R/tmp/debs" && cp "$W"/debs/*.deb "$R/tmp/debs/"
 in_root() { chroot "$R" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 	HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
 
-echo "before: $(in_root dpkg-query -W -f '${Package} ${Version}\n' libselinux1 selinux-utils python3-selinux | tr '\n' ';')"
-in_root sh -c 'dpkg -i /tmp/debs/*.deb' > "$W/dpkg-i.log" 2>&1 ||
-	{ cat "$W/dpkg-i.log"; fail "dpkg -i of our packages"; }
-grep -E '^(Preparing|Unpacking|Setting up|Replacing)' "$W/dpkg-i.log" | sed 's/^/  /'
-grep -iE 'warning|error' "$W/dpkg-i.log" && fail "dpkg -i printed warnings or errors"
+PCU=policycoreutils
+PCU_VERSION=$(in_root dpkg-query -W -f '${Version}' $PCU)
+echo "before: $(in_root dpkg-query -W -f '${Package} ${Version}\n' libselinux1 selinux-utils python3-selinux $PCU policycoreutils-python-utils | tr '\n' ';')"
+in_root dpkg --verify $PCU || fail "dpkg --verify $PCU fails before ours are installed"
+# apt, as a user installs local packages: it resolves them against the
+# installed ones and stops on a file two packages ship
+apt_ours() { # LOG apt-get-args...
+	local log=$1; shift
+	in_root apt-get install -y -q --no-install-recommends "$@" \
+		$(ls -d "$R"/tmp/debs/*.deb | sed "s|^$R||") > "$log" 2>&1 ||
+		{ cat "$log"; fail "apt-get install $* of our packages"; }
+	grep -iE '^(E:|W:|dpkg: (error|warning))|trying to overwrite' "$log" &&
+		{ cat "$log"; fail "apt-get install $* printed warnings or errors"; }
+	return 0
+}
+check_pcu() { # what
+	local st
+	st=$(in_root dpkg-query -W -f '${db:Status-Abbrev}${Version}' $PCU)
+	[ "$st" = "ii $PCU_VERSION" ] || fail "$1: $PCU is '$st', want 'ii $PCU_VERSION'"
+	in_root dpkg --verify $PCU || fail "$1: dpkg --verify $PCU: its files changed"
+	echo "$1: $PCU $PCU_VERSION installed, dpkg --verify clean"
+}
+apt_ours "$W/apt-install.log"
+grep -E '^(Preparing|Unpacking|Setting up|Replacing)' "$W/apt-install.log" | sed 's/^/  /'
 
 audit=$(in_root dpkg --audit 2>&1) || fail "dpkg --audit: $audit"
 [ -z "$audit" ] || fail "dpkg --audit is not clean: $audit"
@@ -144,6 +184,16 @@ echo "dpkg -l: $(grep -c '^ii' "$W/dpkg-l.log") packages installed"
 in_root dpkg -V $OURS || fail "dpkg -V: our files are not as packaged"
 in_root apt-get check > "$W/apt.log" 2>&1 || { cat "$W/apt.log"; fail "apt-get check"; }
 echo "apt-get check: OK"
+check_pcu "after apt-get install of ours"
+owner=$(in_root dpkg -S /usr/share/man/man5/selinux_config.5.gz)
+[ "$owner" = "$PCU: /usr/share/man/man5/selinux_config.5.gz" ] ||
+	fail "selinux_config.5.gz: '$owner', want $PCU's"
+for m in $MAN8; do
+	owner=$(in_root dpkg -S /usr/share/man/man8/$m.8.gz) ||
+		fail "$m(8) is in our selinux-utils .deb but not installed"
+	echo "$m(8): $owner"
+done
+[ -n "$MAN8" ] || echo "selinux(8), booleans(8): not in our selinux-utils (the build installs none)"
 
 owner=$(in_root dpkg -S /lib/x86_64-linux-gnu/libselinux.so.1)
 [ "$owner" = "libselinux1:amd64: /lib/x86_64-linux-gnu/libselinux.so.1" ] ||
@@ -180,18 +230,42 @@ case $OURS in *ruby-selinux*)
 	[ "$out" = 0 ] || fail "ruby: is_selinux_enabled is '$out'"
 	echo "ruby: Selinux.is_selinux_enabled = $out" ;;
 esac
+
+# policycoreutils installed again after ours (Debian's .deb, kept in the
+# cached root): no file of its may be one of ours
+pdeb=$(ls "$R"/root/debian-debs/${PCU}_*.deb | sed "s|^$R||")
+in_root dpkg -i "$pdeb" > "$W/pcu.log" 2>&1 ||
+	{ cat "$W/pcu.log"; fail "dpkg -i $pdeb after ours"; }
+check_pcu "dpkg -i of Debian's $PCU after ours"
+
+# removing and installing again: selinuxfsd (nothing depends on it),
+# then apt-get install --reinstall of all ours
 case $OURS in *selinuxfsd*)
-	in_root dpkg --purge selinuxfsd > "$W/purge.log" 2>&1 ||
-		{ cat "$W/purge.log"; fail "dpkg --purge selinuxfsd"; }
+	in_root apt-get purge -y -q selinuxfsd > "$W/purge.log" 2>&1 ||
+		{ cat "$W/purge.log"; fail "apt-get purge selinuxfsd"; }
 	[ ! -e "$R/usr/sbin/selinuxfsd" ] || fail "selinuxfsd left behind"
-	echo "dpkg --purge selinuxfsd: OK" ;;
+	in_root dpkg-query -W -f '${db:Status-Abbrev}' selinuxfsd 2>/dev/null |
+		grep -q '^ii' && fail "selinuxfsd still installed after the purge"
+	echo "apt-get purge selinuxfsd: OK" ;;
 esac
+apt_ours "$W/apt-reinstall.log" --reinstall
+for p in $OURS; do
+	st=$(in_root dpkg-query -W -f '${db:Status-Abbrev}${Version}' "$p")
+	[ "$st" = "ii $VERSION" ] || fail "after the reinstall, $p: '$st', want 'ii $VERSION'"
+done
+in_root dpkg -V $OURS || fail "dpkg -V after the reinstall"
+echo "apt-get install --reinstall of ours: OK"
+check_pcu "after the reinstall"
 audit=$(in_root dpkg --audit 2>&1)
-[ -z "$audit" ] || fail "dpkg --audit after the purge: $audit"
+[ -z "$audit" ] || fail "dpkg --audit after the purge and reinstall: $audit"
+echo "dpkg --audit: clean"
 INSIDE
 
-note "dpkg -i in a Debian 12 chroot (an overlay, in a mount namespace)"
-unshare -m --propagation private bash "$W/inside.sh" "$W" "$BASE" "$VERSION" "$OURSUM" "$OURS" ||
+# the section 8 pages of Debian's selinux-utils that ours carries
+MAN8=$(dpkg-deb -c "$DEBS"/selinux-utils_*.deb |
+	sed -n 's|.*\./usr/share/man/man8/\(selinux\|booleans\)\.8\.gz$|\1|p' | tr '\n' ' ')
+note "apt-get install in a Debian 12 chroot (an overlay, in a mount namespace)"
+unshare -m --propagation private bash "$W/inside.sh" "$W" "$BASE" "$VERSION" "$OURSUM" "$OURS" "$MAN8" ||
 	{ rm -rf "$W"; die "in the chroot"; }
 rm -rf "$W"
-note "OK: our packages ($OURS) replace Debian's cleanly ($(( $(date +%s) - T0 ))s)"
+note "OK: our packages ($OURS) replace Debian's cleanly beside policycoreutils ($(( $(date +%s) - T0 ))s)"

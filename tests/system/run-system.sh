@@ -2,8 +2,9 @@
 # run-system.sh - the system test: a whole Debian 12 system (systemd as PID
 # 1, sshd, cron, dbus, auditd, mcstrans, policycoreutils) booted enforcing
 # under qemu from a cached disk image, twice: the reference boot with
-# Debian's libselinux1, and our boot with our libselinux.so.1 written over
-# Debian's inside the guest.  The checks (guest/) run in both boots; the
+# Debian's libselinux1, and our boot with our packages (scripts/
+# build-debs.sh's) installed with dpkg over Debian's by the initramfs,
+# before systemd starts (initramfs/init).  The checks (guest/) run in both boots; the
 # host compares the two and the hand-written expectations (expected/).
 #
 #   run-system.sh --build BUILD_DIR --source SOURCE_DIR
@@ -91,7 +92,8 @@ vm_workdir libselinux-system "${SYS_KEEP:-0}"
 R=$WORK/initramfs
 mkdir -p "$R"/{bin,sbin,dev,proc,sys,modules,newroot}
 cp "$BB" "$R/bin/busybox"
-for a in sh mount umount insmod sleep cat mkdir switch_root poweroff sync; do
+for a in sh mount umount insmod sleep cat mkdir switch_root poweroff sync \
+	chroot cp rm; do
 	ln -s busybox "$R/bin/$a"
 done
 for m in virtio_pci virtio_blk crc32c_generic ext4; do
@@ -104,9 +106,16 @@ done
 cp "$HERE/initramfs/init" "$R/init" && chmod 755 "$R/init"
 mkcpio() { ( cd "$1" && find . | "$BB" cpio -o -H newc 2>/dev/null ); }
 mkcpio "$R" > "$WORK/initrd-ref" || die "cpio failed"
-mkdir -p "$WORK/ours/ours"
-cp -L "$BUILD/libselinux/libselinux.so.1" "$WORK/ours/ours/" ||
-	die "no $BUILD/libselinux/libselinux.so.1"
+# our packages, as a user gets them: built by debian/ (into the work
+# directory, not BUILD/debs, which tests/deb may be writing)
+t=$(date +%s)
+"$SRC/scripts/build-debs.sh" "$WORK/pkgs" > "$WORK/build-debs.log" 2>&1 ||
+	{ tail -n 30 "$WORK/build-debs.log"; die "scripts/build-debs.sh failed"; }
+note "scripts/build-debs.sh: $(( $(date +%s) - t )) s"
+mkdir -p "$WORK/ours/ours/debs"
+cp "$WORK"/pkgs/debs/*.deb "$WORK/ours/ours/debs/"
+dpkg-deb -x "$WORK"/pkgs/debs/libselinux1_*.deb "$WORK/ours-lib"
+OURLIB=$(ls "$WORK"/ours-lib/lib/*/libselinux.so.1)
 { cat "$WORK/initrd-ref"; mkcpio "$WORK/ours"; } > "$WORK/initrd-ours"
 
 # ---------- the checks: a tar archive the guest reads as its second disk
@@ -114,7 +123,8 @@ B=$WORK/bundle
 mkdir -p "$B"
 cp -r "$HERE"/guest/. "$B/"
 [ -n "${SYS_CHECKS:-}" ] && printf '%s\n' "$SYS_CHECKS" > "$B/only"
-cp -L "$BUILD/libselinux/libselinux.so.1" "$B/ours-libselinux.so.1"
+cp -L "$OURLIB" "$B/ours-libselinux.so.1"
+dpkg-deb -f "$WORK"/pkgs/debs/libselinux1_*.deb Version > "$B/ours-version"
 (cd "$B" && tar -c -f "$WORK/bundle.tar" .) || die "tar failed"
 
 APPEND="root=/dev/vda rw console=ttyS0 security=selinux selinux=1 enforcing=1"

@@ -12,6 +12,17 @@ else
 	side=debian
 fi
 value library "$side"
+# Which packages: ours (the host's build, installed by the initramfs) or
+# Debian's; policycoreutils stays installed with its files as packaged.
+value packages "$(for p in libselinux1 selinux-utils python3-selinux; do
+	v=$(dpkg-query -W -f '${db:Status-Abbrev}${Version}' $p)
+	case $v in
+	"ii $(cat $S/ours-version)") echo "$p ours" ;;
+	"ii "*) echo "$p debian" ;;
+	*) echo "$p $v" ;;
+	esac
+done)"
+value policycoreutils "$(dpkg-query -W -f '${db:Status-Abbrev}' policycoreutils | tr -d ' ') verify:$(dpkg --verify policycoreutils 2>&1)"
 # PID 1 maps that file (not a copy elsewhere).
 value pid1-maps-libselinux "$(awk '$6 ~ /libselinux/ {print $6}' /proc/1/maps | sort -u)"
 # systemd[1] logs it before journald runs: it is in the kernel's log.
