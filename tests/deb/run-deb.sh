@@ -224,6 +224,36 @@ echo "python3: is_selinux_enabled, version, module: $out"
 out=$(in_root python3 -c 'import selinux.audit2why as a, glob; p = sorted(glob.glob("/etc/selinux/*/policy/policy.*")); print(a.__file__, p and a.init(p[0]), a.NOPOLICY)' 2>&1) ||
 	fail "python3: import selinux.audit2why: $out"
 echo "python3: selinux.audit2why: $out"
+# An administrator's tools on our packages, on this host's Debian 12
+# refpolicy copied into the overlay: semanage, audit2why and audit2allow
+# (policycoreutils-python-utils, sepolgen on our module) print what they
+# print on this host with Debian's packages (computed outside, in
+# $W/want), and matchpathcon -x explains a label.
+if [ -s "$W/want/policy" ]; then
+	mkdir -p "$R/etc/selinux" "$R/var/lib/selinux"
+	cp -a /etc/selinux/default "$R/etc/selinux/"
+	cp -a /var/lib/selinux/default "$R/var/lib/selinux/"
+	[ -e "$R/etc/selinux/config" ] ||
+		printf 'SELINUX=permissive\nSELINUXTYPE=default\n' > "$R/etc/selinux/config"
+	cp "$W/want/denials.log" "$R/tmp/denials.log"
+	pol=$(cat "$W/want/policy")
+	for t in "semanage -h" "semanage boolean -l" "semanage fcontext -l" \
+		"audit2why -p $pol -i /tmp/denials.log" \
+		"audit2allow -p $pol -i /tmp/denials.log"; do
+		f=$W/want/$(echo "$t" | cut -d' ' -f1-2 | tr ' ' _)
+		got=$(in_root $t 2>&1) || fail "$t: exit $?: $got"
+		[ "$got" = "$(cat "$f")" ] ||
+			fail "$t: differs from Debian's on this host: $(diff <(echo "$got") "$f" | head -20)"
+		echo "$t: as Debian's ($(echo "$got" | wc -l) lines)"
+	done
+	got=$(in_root matchpathcon -x /etc/httpd/conf/httpd.conf) ||
+		fail "matchpathcon -x: $got"
+	echo "$got" | head -n 1 | grep -q 'httpd_config_t' &&
+		echo "$got" | grep -q 'labelled by /etc/httpd(/\.\*)?' ||
+		fail "matchpathcon -x does not explain httpd.conf's label: $got"
+	echo "matchpathcon -x /etc/httpd/conf/httpd.conf:"
+	echo "$got" | sed 's/^/  /'
+fi
 case $OURS in *ruby-selinux*)
 	out=$(in_root ruby -e 'require "selinux"; print Selinux.is_selinux_enabled') ||
 		fail "ruby: require selinux"
@@ -264,6 +294,26 @@ INSIDE
 # the section 8 pages of Debian's selinux-utils that ours carries
 MAN8=$(dpkg-deb -c "$DEBS"/selinux-utils_*.deb |
 	sed -n 's|.*\./usr/share/man/man8/\(selinux\|booleans\)\.8\.gz$|\1|p' | tr '\n' ' ')
+# What Debian's policycoreutils-python-utils prints on this host (Debian's
+# python3-selinux), for the same commands in the chroot on ours.
+mkdir -p "$W/want"
+pol=$(ls /etc/selinux/default/policy/policy.* 2>/dev/null | sort | tail -n 1)
+if [ -n "$pol" ] && [ -d /var/lib/selinux/default ] &&
+	command -v semanage >/dev/null && command -v audit2allow >/dev/null &&
+	dpkg-query -W -f '${Version}' python3-selinux 2>/dev/null | grep -q '^3\.4'; then
+	cp "$SRC/tests/bindings/denials-refpolicy.log" "$W/want/denials.log"
+	for t in "semanage -h" "semanage boolean -l" "semanage fcontext -l" \
+		"audit2why -p $pol -i $W/want/denials.log" \
+		"audit2allow -p $pol -i $W/want/denials.log"; do
+		f=$W/want/$(echo "$t" | cut -d' ' -f1-2 | tr ' ' _)
+		env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+			$t > "$f" 2>&1 || die "on this host, $t fails: $(tail -n 5 "$f")"
+	done
+	sed -i "s|$W/want/denials.log|/tmp/denials.log|g" "$W"/want/*
+	echo "$pol" > "$W/want/policy"
+else
+	note "no Debian 12 refpolicy, store, policycoreutils-python-utils or python3-selinux 3.4 on this host: semanage, audit2why and matchpathcon -x not checked"
+fi
 note "apt-get install in a Debian 12 chroot (an overlay, in a mount namespace)"
 unshare -m --propagation private bash "$W/inside.sh" "$W" "$BASE" "$VERSION" "$OURSUM" "$OURS" "$MAN8" ||
 	{ rm -rf "$W"; die "in the chroot"; }
