@@ -1,0 +1,159 @@
+#!/bin/sh
+# tests/release/cases.sh SIDE OUT - run inside a release root (chroot) by
+# run-release.py, once per library: SIDE "release" runs on the root's own
+# libselinux.so.1, SIDE "ours" with LD_LIBRARY_PATH=/opt/rel/ours/lib.
+# Every case records OUT/NAME.out, .err, .rc (and .file for what it
+# writes); the programs are the release's own, except the "scu." cases,
+# where the ours side runs our utils/sefcontext_compile (the program a
+# drop-in replaces along with the library).  Nothing needs an SELinux
+# kernel: the root has no /sys, so every library finds SELinux disabled.
+SIDE=$1 O=$2
+export LC_ALL=C PATH=/usr/sbin:/usr/bin:/sbin:/bin
+unset LD_LIBRARY_PATH
+[ "$SIDE" = ours ] && export LD_LIBRARY_PATH=/opt/rel/ours/lib
+mkdir -p "$O"
+F=/etc/selinux/default/contexts/files
+FC=$F/file_contexts
+POL=$(ls /etc/selinux/default/policy/policy.* | tail -n 1)
+W=/tmp/rel-work
+V5=/opt/rel/v5/file_contexts
+# the scu. cases find our sefcontext_compile first in PATH, as installed
+SCUPATH=$PATH
+[ "$SIDE" = ours ] && SCUPATH=/opt/rel/ours/bin:$PATH
+
+# c NAME CMD...: record what CMD prints and its exit status
+c() { n=$1; shift; "$@" > "$O/$n.out" 2> "$O/$n.err" < /dev/null; echo $? > "$O/$n.rc"; }
+# cs NAME CMD...: the same, its output sorted (several threads)
+cs() { c "$@"; sort -o "$O/$1.out" "$O/$1.out"; sort -o "$O/$1.err" "$O/$1.err"; }
+# keep NAME FILE: what a case wrote, compared byte for byte
+keep() { if [ -e "$2" ]; then cp "$2" "$O/$1.file"; else echo missing > "$O/$1.file"; fi; }
+
+python3 /opt/rel/pycases.py setup
+rm -rf $W && mkdir -p $W
+# a small file_contexts of our own, and one with a bad line
+printf '%s\n' '/srv/t(/.*)?	system_u:object_r:var_t:s0' \
+	'/srv/t/d(/.*)?	system_u:object_r:etc_t:s0' \
+	'/srv/t/a b	--	system_u:object_r:tmp_t:s0' \
+	'/srv/t/link	-l	<<none>>' > $W/fc-small
+printf '%s\n' '/srv/t(/.*)?	system_u:object_r:var_t:s0' \
+	'/srv/t/x	-q	system_u:object_r:etc_t:s0' \
+	'/srv/t/y	system_u:object_r:no_such_t:s0' > $W/fc-bad
+
+P="/etc/passwd /etc/shadow /etc/hosts /etc/hostname /etc/group /etc/fstab /bin/sh /usr/bin/ls /usr/sbin/sshd /var/run /run/utmp /home/alice /home/alice/.ssh /home/alice/.bashrc /var/www/t/index.html /var/www/t/cgi-bin/run /tmp/rel-x /srv/t /dev/null /proc/self /nonexistent/x"
+
+# ---- selinux-utils
+c mp.paths matchpathcon $P
+c mp.n matchpathcon -n /etc/passwd /usr/sbin/sshd /tmp/rel-x
+c mp.N matchpathcon -N /etc/passwd /home/alice/.ssh
+c mp.m.dir matchpathcon -m dir /etc/passwd /var/run
+c mp.m.file matchpathcon -m file /var/run /run/utmp
+c mp.m.lnk matchpathcon -m lnk /bin/sh /srv/t/link
+c mp.m.chr matchpathcon -m chr /dev/null /dev/tty1
+c mp.m.bad matchpathcon -m nosuch /etc/passwd
+c mp.V matchpathcon -V /etc/passwd /etc/shadow /etc/hosts /etc/hostname /etc/group /etc/fstab /home/alice/file /var/www/t/index.html /tmp/rel-x /srv/t/link
+c mp.f matchpathcon -f $W/fc-small /srv/t /srv/t/d/e/f "/srv/t/a b" /srv/t/link /etc/passwd
+c mp.f.bad matchpathcon -f $W/fc-bad /srv/t/x
+c mp.f.missing matchpathcon -f /nonexistent/fc /etc/passwd
+c mp.p matchpathcon -p /etc /etc/passwd /usr/bin/ls
+c mp.P matchpathcon -P /etc/selinux/default /etc/passwd
+c mp.v5 matchpathcon -f $V5 /etc/passwd /etc/shadow /home/alice/.ssh
+c sl.file selabel_lookup -b file -k /etc/shadow
+c sl.mode selabel_lookup -b file -k /var/run -t 16384
+c sl.raw selabel_lookup -r -b file -k /usr/bin/ls
+c sl.none selabel_lookup -b file -k /tmp/rel-x
+c sl.missing selabel_lookup -b file -k /proc/1/x
+c sl.small selabel_lookup -b file -k /srv/t/link -t 40960 -f $W/fc-small
+c sl.v5 selabel_lookup -b file -k /etc/shadow -f $V5
+c sl.media selabel_lookup -b media -k cdrom
+c sl.x selabel_lookup -b x -k X11:ButtonPress -t 4
+c sl.db selabel_lookup -b db -k postgres -t 1
+c sl.prop selabel_lookup -b prop -k ro.x
+c sd.file selabel_digest -b file
+c sd.B selabel_digest -b file -B
+c sd.i selabel_digest -b file -i
+c sd.f selabel_digest -b file -f $W/fc-small
+c sd.media selabel_digest -b media
+c sd.v5 selabel_digest -b file -f $V5
+c spm.etc selabel_partial_match -p /etc/selinux
+c spm.home selabel_partial_match -p /home/alice
+c spm.none selabel_partial_match -p /nonexistent/a/b
+c spm.small selabel_partial_match -p /srv -f $W/fc-small
+c sbm.initctl selabel_lookup_best_match -p /dev/initctl /run/systemd/initctl/fifo
+c sbm.mode selabel_lookup_best_match -p /bin/sh -m f
+c sbm.links selabel_lookup_best_match -p /dev/xyz -m c /dev/null /dev/tty1
+c sbm.none selabel_lookup_best_match -p /tmp/rel-x
+c scmp.same selabel_compare $FC $FC
+c scmp.diff selabel_compare $W/fc-small $W/fc-bad
+c scmp.home selabel_compare $FC $FC.homedirs
+c getenforce getenforce
+c selinuxenabled selinuxenabled
+c getsebool getsebool -a
+c getseuser.root getseuser root ""
+c getseuser.alice getseuser alice ""
+c policyvers policyvers
+c getfilecon getfilecon /etc/passwd /etc/hostname /etc/group
+c getfilecon.none getfilecon /etc/fstab
+c setfilecon setfilecon system_u:object_r:etc_t:s0 /srv/t/d/e/f
+c setfilecon.after getfilecon /srv/t/d/e/f
+c getconlist getconlist root
+c getdefaultcon getdefaultcon root
+c securetty selinux_check_securetty_context system_u:system_r:getty_t:s0
+c compute_av compute_av system_u:system_r:init_t:s0 system_u:object_r:etc_t:s0 file
+c selinuxexeccon selinuxexeccon /bin/sh
+c sestatus sestatus
+
+# ---- sefcontext_compile, byte for byte; the release's program on each
+# library ("sc."), and each side's own program ("scu.": ours on the ours side)
+for pre in sc scu; do
+	prog=sefcontext_compile
+	[ $pre = scu ] && prog="env PATH=$SCUPATH sefcontext_compile"
+	rm -rf $W/$pre && mkdir $W/$pre && cp $FC $FC.homedirs $W/$pre/
+	c $pre.fc $prog -o $W/$pre/fc.bin $FC
+	keep $pre.fc $W/$pre/fc.bin
+	c $pre.home $prog $W/$pre/file_contexts.homedirs
+	keep $pre.home $W/$pre/file_contexts.homedirs.bin
+	c $pre.r $prog -r -o $W/$pre/fc-r.bin $FC
+	keep $pre.r $W/$pre/fc-r.bin
+	c $pre.p $prog -p $POL -o $W/$pre/fc-p.bin $FC
+	keep $pre.p $W/$pre/fc-p.bin
+	c $pre.bad $prog -o $W/$pre/bad.bin $W/fc-bad
+	c $pre.V $prog -V
+	c $pre.i $prog -i
+	c $pre.files ls -1 $W/$pre
+	# the library reading what that program wrote
+	c $pre.read matchpathcon -f $W/$pre/file_contexts.homedirs /home/alice/.ssh /root
+done
+
+# ---- policycoreutils
+c sf.nv setfiles -n -v $FC /etc /var/www /home /srv/t
+cs sf.nv.T2 setfiles -n -v -T 2 $FC /etc /var/www /home /srv/t
+c sf.nvF setfiles -n -v -F $FC /etc/hosts /etc/shadow /srv/t
+c sf.W setfiles -n -W $FC /etc /var/www /home /srv/t
+c sf.d setfiles -n -d $FC /srv/t /home/alice
+c sf.c setfiles -c $POL $FC
+c sf.c.small setfiles -c $POL $W/fc-small
+c sf.c.bad setfiles -c $POL $W/fc-bad
+c sf.missing setfiles -n -v $FC /nonexistent
+c sf.real setfiles -v $FC /srv/t/real
+c sf.real.after python3 /opt/rel/pycases.py dump /dev/stdout /srv/t/real
+c rc.nv restorecon -n -v /etc/shadow /etc/passwd /etc/hosts /etc/hostname /etc/group /etc/fstab
+c rc.Rnv restorecon -R -n -v /home/alice /var/www/t /srv/t
+c rc.RnvF restorecon -R -n -v -F /home/alice /srv/t
+c rc.missing restorecon -n -v /nonexistent
+c rc.i restorecon -i -n -v /nonexistent
+c rc.real restorecon -R -v -D /srv/t/real2
+c rc.real.after python3 /opt/rel/pycases.py dump /dev/stdout /srv/t/real2
+c rc.real.again restorecon -R -v -D /srv/t/real2
+c digests selabel_get_digests_all_partial_matches -r /srv/t/real2
+c digests.etc selabel_get_digests_all_partial_matches /etc
+
+# ---- coreutils and findutils -Z on labelled files
+c ls.Z ls -Z /srv/t
+c ls.dZ ls -dZ /etc/passwd /etc/hostname /etc/group /etc/fstab
+c stat.C stat -c '%n %C' /etc/passwd /etc/hosts /srv/t/link
+cs find.Z find /srv/t /home/alice -printf '%p %Z\n'
+c id.Z id -Z
+
+# ---- python3-selinux
+python3 /opt/rel/pycases.py calls "$O"
+c py.restorecon.after python3 /opt/rel/pycases.py dump /dev/stdout /srv/t/py
