@@ -28,7 +28,7 @@ cs() { c "$@"; sort -o "$O/$1.out" "$O/$1.out"; sort -o "$O/$1.err" "$O/$1.err";
 # keep NAME FILE: what a case wrote, compared byte for byte
 keep() { if [ -e "$2" ]; then cp "$2" "$O/$1.file"; else echo missing > "$O/$1.file"; fi; }
 
-python3 /opt/rel/pycases.py setup
+python3 /opt/rel/pycases.py setup || exit 1
 rm -rf $W && mkdir -p $W
 # a small file_contexts of our own, and one with a bad line
 printf '%s\n' '/srv/t(/.*)?	system_u:object_r:var_t:s0' \
@@ -38,6 +38,32 @@ printf '%s\n' '/srv/t(/.*)?	system_u:object_r:var_t:s0' \
 printf '%s\n' '/srv/t(/.*)?	system_u:object_r:var_t:s0' \
 	'/srv/t/x	-q	system_u:object_r:etc_t:s0' \
 	'/srv/t/y	system_u:object_r:no_such_t:s0' > $W/fc-bad
+# which spec wins: literal and regex specs across file_contexts,
+# .homedirs and .local of a policy root of our own (matchpathcon -P)
+mkdir -p $W/pol/contexts/files
+printf '%s\n' '/.*	system_u:object_r:default_t:s0' \
+	'/srv/p(/.*)?	system_u:object_r:var_t:s0' \
+	'/srv/p/lit	system_u:object_r:etc_t:s0' \
+	'/srv/p/re[0-9]	system_u:object_r:bin_t:s0' \
+	'/srv/p/both	-d	system_u:object_r:usr_t:s0' \
+	'/srv/p/both2	system_u:object_r:usr_t:s0' \
+	'/srv/p/both3	system_u:object_r:usr_t:s0' \
+	'/srv/p/both4	system_u:object_r:usr_t:s0' \
+	'/srv/p/late.*	system_u:object_r:lib_t:s0' \
+	'/srv/p/late	system_u:object_r:man_t:s0' \
+	'/srv/p/late.*	system_u:object_r:src_t:s0' > $W/pol/contexts/files/file_contexts
+printf '%s\n' '/srv/p/li.*	system_u:object_r:user_home_t:s0' \
+	'/srv/p/home	system_u:object_r:user_home_dir_t:s0' \
+	'/srv/p/both4	system_u:object_r:user_home_t:s0' \
+	> $W/pol/contexts/files/file_contexts.homedirs
+printf '%s\n' '/srv/p/l.*	system_u:object_r:tmp_t:s0' \
+	'/srv/p/re1	system_u:object_r:lib_t:s0' \
+	'/srv/p/both	system_u:object_r:net_conf_t:s0' \
+	'/srv/p/both2	system_u:object_r:net_conf_t:s0' \
+	'/srv/p/both3	-d	system_u:object_r:net_conf_t:s0' \
+	'/srv/p/home.*	system_u:object_r:shadow_t:s0' \
+	> $W/pol/contexts/files/file_contexts.local
+PP="/srv/p/lit /srv/p/lit2 /srv/p/re1 /srv/p/re2 /srv/p/both /srv/p/both2 /srv/p/both3 /srv/p/both4 /srv/p/home /srv/p/late /srv/p/later /srv/p/x"
 
 P="/etc/passwd /etc/shadow /etc/hosts /etc/hostname /etc/group /etc/fstab /bin/sh /usr/bin/ls /usr/sbin/sshd /var/run /run/utmp /home/alice /home/alice/.ssh /home/alice/.bashrc /var/www/t/index.html /var/www/t/cgi-bin/run /tmp/rel-x /srv/t /dev/null /proc/self /nonexistent/x"
 
@@ -49,6 +75,9 @@ c mp.m.dir matchpathcon -m dir /etc/passwd /var/run
 c mp.m.file matchpathcon -m file /var/run /run/utmp
 c mp.m.lnk matchpathcon -m lnk /bin/sh /srv/t/link
 c mp.m.chr matchpathcon -m chr /dev/null /dev/tty1
+c mp.m.lnk_file matchpathcon -m lnk_file /bin/sh /srv/t/link
+c mp.m.chr_file matchpathcon -m chr_file /dev/null /dev/tty1
+c mp.m.sock_file matchpathcon -m sock_file /var/run/cups/cups.sock /run/systemd/notify
 c mp.m.bad matchpathcon -m nosuch /etc/passwd
 c mp.V matchpathcon -V /etc/passwd /etc/shadow /etc/hosts /etc/hostname /etc/group /etc/fstab /home/alice/file /var/www/t/index.html /tmp/rel-x /srv/t/link
 c mp.f matchpathcon -f $W/fc-small /srv/t /srv/t/d/e/f "/srv/t/a b" /srv/t/link /etc/passwd
@@ -56,6 +85,8 @@ c mp.f.bad matchpathcon -f $W/fc-bad /srv/t/x
 c mp.f.missing matchpathcon -f /nonexistent/fc /etc/passwd
 c mp.p matchpathcon -p /etc /etc/passwd /usr/bin/ls
 c mp.P matchpathcon -P /etc/selinux/default /etc/passwd
+c prec matchpathcon -P $W/pol $PP
+c prec.dir matchpathcon -P $W/pol -m dir $PP
 c mp.v5 matchpathcon -f $V5 /etc/passwd /etc/shadow /home/alice/.ssh
 c sl.file selabel_lookup -b file -k /etc/shadow
 c sl.mode selabel_lookup -b file -k /var/run -t 16384
@@ -122,12 +153,37 @@ for pre in sc scu; do
 	c $pre.files ls -1 $W/$pre
 	# the library reading what that program wrote
 	c $pre.read matchpathcon -f $W/$pre/file_contexts.homedirs /home/alice/.ssh /root
+	c $pre.digest selabel_digest -b file -f $W/$pre/file_contexts.homedirs
+done
+# our program asked for the release's format (-F 6, no index) against
+# the release's program: the same bytes?
+F6=""
+[ "$SIDE" = ours ] && F6="-F 6 -N"
+rm -rf $W/scu6 && mkdir $W/scu6
+c scu6.fc env PATH=$SCUPATH sefcontext_compile $F6 -o $W/scu6/fc.bin $FC
+keep scu6.fc $W/scu6/fc.bin
+c scu6.r env PATH=$SCUPATH sefcontext_compile $F6 -r -o $W/scu6/fc-r.bin $FC
+keep scu6.r $W/scu6/fc-r.bin
+c scu6.home env PATH=$SCUPATH sefcontext_compile $F6 -o $W/scu6/home.bin $FC.homedirs
+keep scu6.home $W/scu6/home.bin
+
+# a compiled file alone, without its text: Debian 12's v5, the release's v6
+mkdir -p $W/v5only $W/v6only
+cp /opt/rel/v5/file_contexts.bin $W/v5only/
+cp $FC.bin $W/v6only/file_contexts.bin
+for v in v5only v6only; do
+	c $v matchpathcon -f $W/$v/file_contexts /etc/passwd /etc/shadow
+	c $v.lookup selabel_lookup -b file -k /etc/shadow -f $W/$v/file_contexts
+	c $v.digest selabel_digest -b file -f $W/$v/file_contexts
 done
 
 # ---- policycoreutils
 c sf.nv setfiles -n -v $FC /etc /var/www /home /srv/t
 cs sf.nv.T2 setfiles -n -v -T 2 $FC /etc /var/www /home /srv/t
 c sf.nvF setfiles -n -v -F $FC /etc/hosts /etc/shadow /srv/t
+# -U (user and role too) and -A (no hard link tracking): sid's setfiles(8)
+c sf.U setfiles -n -v -U $FC /etc/hosts /etc/shadow /srv/t
+c sf.A setfiles -n -v -A $FC /srv/t
 c sf.W setfiles -n -W $FC /etc /var/www /home /srv/t
 c sf.d setfiles -n -d $FC /srv/t /home/alice
 c sf.c setfiles -c $POL $FC
@@ -155,5 +211,5 @@ cs find.Z find /srv/t /home/alice -printf '%p %Z\n'
 c id.Z id -Z
 
 # ---- python3-selinux
-python3 /opt/rel/pycases.py calls "$O"
+python3 /opt/rel/pycases.py calls "$O" || exit 1
 c py.restorecon.after python3 /opt/rel/pycases.py dump /dev/stdout /srv/t/py

@@ -122,15 +122,23 @@ def calls(outdir):
     ]
     for name, fn in cases:
         base = os.path.join(outdir, 'py.' + name)
-        rc, out, err = 0, '', ''
-        try:
-            out = repr(fn()) + '\n'
-        except Exception as e:  # the exception is the observable result
-            rc, err = 1, '%s: %s\n' % (type(e).__name__, e)
-        for ext, v in (('out', out), ('err', err), ('rc', '%d\n' % rc)):
+        # what the library itself prints (its log callback writes to
+        # fd 2) belongs to the call: fd 2 goes to the call's .err file
+        sys.stderr.flush()
+        saved = os.dup(2)
+        with open(base + '.err', 'w') as err:
+            os.dup2(err.fileno(), 2)
+            rc, out = 0, ''
+            try:
+                out = repr(fn()) + '\n'
+            except Exception as e:  # the exception is the observable result
+                rc = 1
+                os.write(2, ('%s: %s\n' % (type(e).__name__, e)).encode())
+            os.dup2(saved, 2)
+        os.close(saved)
+        for ext, v in (('out', out), ('rc', '%d\n' % rc)):
             with open(base + '.' + ext, 'w') as f:
                 f.write(v)
-
 
 if __name__ == '__main__':
     if sys.argv[1] == 'setup':

@@ -154,6 +154,10 @@ def evidence_found(ev, data):
         return ev == '(missing)'
     if ev == '(empty)':
         return data == b''
+    m = re.match(r'byte (\d+)=0x([0-9a-f]{2})$', ev)
+    if m:
+        n = int(m.group(1))
+        return n < len(data) and data[n] == int(m.group(2), 16)
     if ev.startswith('(absent) '):
         return ev[len('(absent) '):].encode() not in data
     if ev.startswith('bin v') and bin_version(data) is not None:
@@ -203,6 +207,11 @@ def compare(rel, res, path):
                 print('  release: %d bytes, bin %s; ours: %d bytes, bin %s' % (
                       len(x or b''), bin_version(x or b''),
                       len(y or b''), bin_version(y or b'')))
+                x, y = x or b'', y or b''
+                d = [i for i in range(min(len(x), len(y))) if x[i] != y[i]]
+                if d:
+                    print('  %d bytes differ, the first: release byte %d=0x%02x, '
+                          'ours byte %d=0x%02x' % (len(d), d[0], x[d[0]], d[0], y[d[0]]))
             else:
                 d = list(difflib.unified_diff(
                     shown(x or b'').splitlines(), shown(y or b'').splitlines(),
