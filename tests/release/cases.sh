@@ -189,6 +189,12 @@ c sf.d setfiles -n -d $FC /srv/t /home/alice
 c sf.c setfiles -c $POL $FC
 c sf.c.small setfiles -c $POL $W/fc-small
 c sf.c.bad setfiles -c $POL $W/fc-bad
+# a file bind-mounted from another file system into a directory (as a
+# container's /etc/hosts): its st_dev is not its directory's
+mkdir -p /srv/x && : > /srv/x/plain && : > /srv/x/bound
+mount --bind /opt/rel/pycases.py /srv/x/bound
+c sf.xdev setfiles -n -v $FC /srv/x
+umount /srv/x/bound
 c sf.missing setfiles -n -v $FC /nonexistent
 c sf.real setfiles -v $FC /srv/t/real
 c sf.real.after python3 /opt/rel/pycases.py dump /dev/stdout /srv/t/real
