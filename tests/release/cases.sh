@@ -139,6 +139,7 @@ for pre in sc scu; do
 	prog=sefcontext_compile
 	[ $pre = scu ] && prog="env PATH=$SCUPATH sefcontext_compile"
 	rm -rf $W/$pre && mkdir $W/$pre && cp $FC $FC.homedirs $W/$pre/
+	touch -d 2000-01-01 $W/$pre/*	# older than what is compiled from them
 	c $pre.fc $prog -o $W/$pre/fc.bin $FC
 	keep $pre.fc $W/$pre/fc.bin
 	c $pre.home $prog $W/$pre/file_contexts.homedirs
