@@ -3,7 +3,8 @@
 # run-release.py, once per library: SIDE "release" runs on the root's own
 # libselinux.so.1, SIDE "ours" with LD_LIBRARY_PATH=/opt/rel/ours/lib.
 # Every case records OUT/NAME.out, .err, .rc (and .file for what it
-# writes); the programs are the release's own, except the "scu." cases,
+# writes); the programs are the release's own, except in the "scu." and
+# "scu6." cases,
 # where the ours side runs our utils/sefcontext_compile (the program a
 # drop-in replaces along with the library).  Nothing needs an SELinux
 # kernel: the root has no /sys, so every library finds SELinux disabled.
