@@ -1,8 +1,42 @@
 /* utils/explain.c: printing a selabel_lookup_explain() answer (-x). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dlvsym */
+#endif
+#include <dlfcn.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "explain.h"
+
+typedef int (*explain_fn)(struct selabel_handle *,
+			  struct selabel_explanation **, const char *, int);
+typedef void (*free_fn)(struct selabel_explanation *);
+
+static void *ours(const char *name)
+{
+	return dlvsym(RTLD_DEFAULT, name, "SELINUX_EXPLAIN_1.0");
+}
+
+int util_explain(struct selabel_handle *h, struct selabel_explanation **e,
+		 const char *key, int type)
+{
+	explain_fn fn = (explain_fn)ours("selabel_lookup_explain");
+
+	if (!fn) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return fn(h, e, key, type);
+}
+
+void util_explanation_free(struct selabel_explanation *e)
+{
+	free_fn fn = (free_fn)ours("selabel_explanation_free");
+
+	if (fn)
+		fn(e);
+}
 
 /* The file type of a spec's type field, in words. */
 static const char *type_words(const char *t)

@@ -7,6 +7,16 @@
 #include <selinux/label_explain.h>
 
 /*
+ * selabel_lookup_explain() and selabel_explanation_free() of the
+ * libselinux.so.1 loaded, found at run time (dlvsym, version node
+ * SELINUX_EXPLAIN_1.0): the utilities also run on libraries without them
+ * (Debian's), where util_explain() fails with ENOSYS and -x is refused.
+ */
+int util_explain(struct selabel_handle *h, struct selabel_explanation **e,
+		 const char *key, int type);
+void util_explanation_free(struct selabel_explanation *e);
+
+/*
  * Print e to out, for people: the context (or why there is none), the
  * path as matched and the alias that rewrote it, the spec that won with
  * its file and line, its file type, then each spec it overrode and why,

@@ -68,7 +68,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <selinux/label_explain.h>
 #include <selinux/selinux.h>
 
 #include "explain.h"
@@ -114,13 +113,13 @@ static int explain_label(struct selabel_handle *h, const char *path,
 {
 	struct selabel_explanation *e;
 
-	if (selabel_lookup_explain(h, &e, path, (int)mode) < 0) {
+	if (util_explain(h, &e, path, (int)mode) < 0) {
 		fprintf(stderr, "selabel_lookup_explain(%s) failed: %s\n",
 			path, strerror(errno));
 		return 1;
 	}
 	util_explain_print(stdout, e);
-	selabel_explanation_free(e);
+	util_explanation_free(e);
 	return 0;
 }
 
@@ -189,6 +188,13 @@ int main(int argc, char **argv)
 		default:
 			usage(argv[0]);
 		}
+	}
+	if (explain && util_explain(NULL, NULL, NULL, 0) < 0 &&
+	    errno == ENOSYS) {
+		fprintf(stderr, "%s: -x needs selabel_lookup_explain(), which "
+				"this libselinux.so.1 does not have\n",
+			argv[0]);
+		exit(1);
 	}
 	if (explain) {
 		/* the handle matchpathcon(3) would open: file, or the

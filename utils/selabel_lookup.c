@@ -56,7 +56,6 @@
 #include <string.h>
 
 #include <selinux/label.h>
-#include <selinux/label_explain.h>
 #include <selinux/selinux.h>
 
 #include "explain.h"
@@ -136,15 +135,17 @@ int main(int argc, char **argv)
 	if (explain) {
 		struct selabel_explanation *e;
 
-		rc = selabel_lookup_explain(h, &e, key, type);
+		rc = util_explain(h, &e, key, type);
 		selabel_close(h);
 		if (rc < 0) {
 			fprintf(stderr, "selabel_lookup_explain ERROR: %s\n",
+				errno == ENOSYS ?
+				"this libselinux.so.1 does not have it" :
 				strerror(errno));
 			return -1;
 		}
 		util_explain_print(stdout, e);
-		selabel_explanation_free(e);
+		util_explanation_free(e);
 		return 0;
 	}
 	errno = 0;

@@ -1336,13 +1336,14 @@ def label_cases(fx):
     none = os.path.join(d, "nonexistent")
     runs = {
         "matchpathcon": [
-            [], ["-x"], ["-m", "zzz", "/etc"], ["-m", "", "/etc"],
+            # -x is ours (explain): -Z is an option neither has
+            [], ["-Z"], ["-m", "zzz", "/etc"], ["-m", "", "/etc"],
             ["-m", "dir", "-f", fc, "/etc/shadow"],
             ["-f", fc, "/etc/shadow", "/tmp/x", "/etc/", "/run/a"],
             ["-n", "-f", fc, "/etc/shadow"], ["-f", none, "/etc"],
             ["/etc"]],
         "selabel_lookup": [
-            [], ["-x"], ["-b", "zzz", "-k", "/etc"],
+            [], ["-Z"], ["-b", "zzz", "-k", "/etc"],
             ["-b", "file", "-f", fc, "-k", "/etc/shadow"],
             ["-b", "file", "-f", fc, "-k", "/etc/shadow", "-t", "16384"],
             ["-b", "file", "-r", "-f", fc, "-k", "/tmp/x"],
