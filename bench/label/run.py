@@ -32,8 +32,6 @@ FCDIR = os.environ.get('BENCH_FC_DIR', '/etc/selinux/default/contexts/files')
 STRIDE = int(os.environ.get('BENCH_STRIDE', '20'))
 FILES = ['file_contexts', 'file_contexts.homedirs', 'file_contexts.subs_dist']
 ROOTS = ['/usr', '/etc', '/var', '/opt', '/root', '/home']
-TYPES = {'f': 0o100000, 'd': 0o040000, 'l': 0o120000, 'c': 0o020000,
-         'b': 0o060000, 's': 0o140000, 'p': 0o010000}
 
 
 def sh(cmd, env=None, **kw):
@@ -42,20 +40,15 @@ def sh(cmd, env=None, **kw):
 
 
 def corpus(tmp):
-    roots = [r for r in ROOTS if os.path.isdir(r)]
-    out = subprocess.run(['find'] + roots + ['-xdev', '-printf', r'%y %p\0'],
-                         capture_output=True).stdout
-    recs = []
-    for r in out.split(b'\0'):
-        if len(r) > 2:
-            recs.append(b'%o %s' % (TYPES.get(chr(r[0]), 0), r[2:]))
-            recs.append(b'0 ' + r[2:])
+    roots = []
+    for r in ROOTS:
+        roots += ['--root', r]
     gen = subprocess.run([sys.executable,
-                          os.path.join(SRC, 'tests/compat/label/gen_paths.py'),
-                          os.path.join(FCDIR, FILES[0]),
-                          os.path.join(FCDIR, FILES[1])],
+                          os.path.join(SRC, 'tests/compat/label/gen_paths.py')]
+                         + roots + [os.path.join(FCDIR, FILES[0]),
+                                    os.path.join(FCDIR, FILES[1])],
                          capture_output=True, check=True).stdout
-    recs += [r for r in gen.split(b'\0') if r]
+    recs = [r for r in gen.split(b'\0') if r]
     path = os.path.join(tmp, 'corpus')
     with open(path, 'wb') as f:
         f.write(b''.join(r + b'\0' for r in recs))

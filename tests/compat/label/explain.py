@@ -33,8 +33,6 @@ FCDIR = os.environ.get('EXPLAIN_DIR', '/etc/selinux/default/contexts/files')
 N = int(os.environ.get('EXPLAIN_N', '3000'))
 CORPUS_N = int(os.environ.get('EXPLAIN_CORPUS_N', '100000'))
 FILES = ['file_contexts', 'file_contexts.homedirs', 'file_contexts.subs_dist']
-TYPES = {'f': 0o100000, 'd': 0o040000, 'l': 0o120000, 'c': 0o020000,
-         'b': 0o060000, 's': 0o140000, 'p': 0o010000}
 LOCAL = ('/srv/web(/.*)?\tsystem_u:object_r:etc_t:s0\n'
          '/usr/bin/ls\t--\tsystem_u:object_r:etc_t:s0\n'
          '/etc/local-none(/.*)?\t<<none>>\n'
@@ -49,19 +47,14 @@ def fail(msg):
 
 def records(d):
     """The corpus (once: every set has the same base files)."""
-    roots = [r for r in ('/usr', '/etc', '/var', '/opt', '/root', '/home',
-                         '/dev', '/run') if os.path.isdir(r)]
-    out = subprocess.run(['find'] + roots + ['-xdev', '-printf', r'%y %p\0'],
-                         capture_output=True).stdout
-    recs = []
-    for r in out.split(b'\0'):
-        if len(r) > 2:
-            recs.append(b'%o %s' % (TYPES.get(chr(r[0]), 0), r[2:]))
-            recs.append(b'0 ' + r[2:])
-    gen = subprocess.run([sys.executable, GEN, d + '/file_contexts',
-                          d + '/file_contexts.homedirs'],
+    roots = []
+    for r in ('/usr', '/etc', '/var', '/opt', '/root', '/home', '/dev',
+              '/run'):
+        roots += ['--root', r]
+    gen = subprocess.run([sys.executable, GEN] + roots +
+                         [d + '/file_contexts', d + '/file_contexts.homedirs'],
                          capture_output=True, check=True).stdout
-    return recs + [r for r in gen.split(b'\0') if r]
+    return [r for r in gen.split(b'\0') if r]
 
 
 def corpus(recs, rnd, n):

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Generate paths from the specs of file_contexts files, for the
-differential test: for each regex a few strings it matches (shortest
+differential test (gen_paths.py [--root DIR]... FILE...): for each regex a few strings it matches (shortest
 expansion, a typical one, a long one) and near misses (a character
 added, the last component dropped, a child path).  Output: NUL-terminated
 "MODE PATH" records on stdout, each path once with mode 0 and once with
-the spec's file type and a different one."""
+the spec's file type and a different one.  With --root DIR (repeatable),
+the records of every path under those directories on this machine come
+first (find -xdev: each with its lstat type and with mode 0)."""
+import os
 import random
 import re
 import stat
+import subprocess
 import sys
 
 try:
@@ -76,12 +80,36 @@ def pick_in(items, rnd):
     return rnd.choice(sorted(chars)) if chars else 'x'
 
 
+TYPES = {'f': stat.S_IFREG, 'd': stat.S_IFDIR, 'l': stat.S_IFLNK,
+         'c': stat.S_IFCHR, 'b': stat.S_IFBLK, 's': stat.S_IFSOCK,
+         'p': stat.S_IFIFO}
+
+
+def machine(roots, out):
+    """The paths under roots, each with its type and with mode 0."""
+    roots = [r for r in roots if os.path.isdir(r)]
+    if not roots:
+        return
+    found = subprocess.run(['find'] + roots + ['-xdev', '-printf',
+                                               r'%y %p\0'],
+                           capture_output=True).stdout
+    for r in found.split(b'\0'):
+        if len(r) > 2:
+            out.write(b'%o %s\0' % (TYPES.get(chr(r[0]), 0), r[2:]))
+            out.write(b'0 %s\0' % r[2:])
+
+
 def main():
     rnd = random.Random(4)
     seen = set()
     out = sys.stdout.buffer
     skipped = 0
-    for fn in sys.argv[1:]:
+    args, roots = sys.argv[1:], []
+    while len(args) >= 2 and args[0] == '--root':
+        roots.append(args[1])
+        args = args[2:]
+    machine(roots, out)
+    for fn in args:
         for line in open(fn, encoding='utf-8', errors='surrogateescape'):
             f = line.split()
             if not f or f[0].startswith('#') or len(f) < 2:

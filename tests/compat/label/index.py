@@ -48,8 +48,6 @@ FILES = ['file_contexts', 'file_contexts.homedirs', 'file_contexts.subs_dist']
 SPECFILES = ('file_contexts', 'file_contexts.bin', 'file_contexts.homedirs',
              'file_contexts.homedirs.bin', 'file_contexts.local',
              'file_contexts.local.bin')
-TYPES = {'f': 0o100000, 'd': 0o040000, 'l': 0o120000, 'c': 0o020000,
-         'b': 0o060000, 's': 0o140000, 'p': 0o010000}
 N_LOOKUP = int(os.environ.get('INDEX_N', '60000'))
 failures = []
 
@@ -100,19 +98,14 @@ def probe(d, op, data, opts=()):
 
 
 def corpus(d, rnd):
-    roots = [r for r in ('/usr', '/etc', '/var', '/opt', '/root', '/home',
-                         '/dev', '/run') if os.path.isdir(r)]
-    out = subprocess.run(['find'] + roots + ['-xdev', '-printf', r'%y %p\0'],
-                         capture_output=True).stdout
-    recs = []
-    for r in out.split(b'\0'):
-        if len(r) > 2:
-            recs.append(b'%o %s' % (TYPES.get(chr(r[0]), 0), r[2:]))
-            recs.append(b'0 ' + r[2:])
-    gen = subprocess.run([sys.executable, GEN, d + '/file_contexts',
-                          d + '/file_contexts.homedirs'],
+    roots = []
+    for r in ('/usr', '/etc', '/var', '/opt', '/root', '/home', '/dev',
+              '/run'):
+        roots += ['--root', r]
+    gen = subprocess.run([sys.executable, GEN] + roots +
+                         [d + '/file_contexts', d + '/file_contexts.homedirs'],
                          capture_output=True, check=True).stdout
-    recs += [r for r in gen.split(b'\0') if r]
+    recs = [r for r in gen.split(b'\0') if r]
     recs += [b'0 /home/someone/.ssh/authorized_keys', b'0 //usr///bin/',
              b'0 /usr/bin/ls\n', b'0 /srv/web/x', b'0 /opt/app/x',
              b'0 /etc/local-none/x', b'0 /etc/local-exact']
