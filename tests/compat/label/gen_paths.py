@@ -6,7 +6,9 @@ added, the last component dropped, a child path).  Output: NUL-terminated
 "MODE PATH" records on stdout, each path once with mode 0 and once with
 the spec's file type and a different one.  With --root DIR (repeatable),
 the records of every path under those directories on this machine come
-first (find -xdev: each with its lstat type and with mode 0)."""
+first (find -xdev: each with its lstat type and with mode 0); --machine
+stands for the roots of the label tests: /usr /etc /var /opt /root /home
+/dev /run."""
 import os
 import random
 import re
@@ -85,6 +87,9 @@ TYPES = {'f': stat.S_IFREG, 'd': stat.S_IFDIR, 'l': stat.S_IFLNK,
          'p': stat.S_IFIFO}
 
 
+MACHINE = ['/usr', '/etc', '/var', '/opt', '/root', '/home', '/dev', '/run']
+
+
 def machine(roots, out):
     """The paths under roots, each with its type and with mode 0."""
     roots = [r for r in roots if os.path.isdir(r)]
@@ -105,9 +110,13 @@ def main():
     out = sys.stdout.buffer
     skipped = 0
     args, roots = sys.argv[1:], []
-    while len(args) >= 2 and args[0] == '--root':
-        roots.append(args[1])
-        args = args[2:]
+    while args and args[0] in ('--root', '--machine'):
+        if args[0] == '--machine':
+            roots += MACHINE
+            args = args[1:]
+        else:
+            roots.append(args[1])
+            args = args[2:]
     machine(roots, out)
     for fn in args:
         for line in open(fn, encoding='utf-8', errors='surrogateescape'):

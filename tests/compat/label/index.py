@@ -98,12 +98,8 @@ def probe(d, op, data, opts=()):
 
 
 def corpus(d, rnd):
-    roots = []
-    for r in ('/usr', '/etc', '/var', '/opt', '/root', '/home', '/dev',
-              '/run'):
-        roots += ['--root', r]
-    gen = subprocess.run([sys.executable, GEN] + roots +
-                         [d + '/file_contexts', d + '/file_contexts.homedirs'],
+    gen = subprocess.run([sys.executable, GEN, '--machine',
+                          d + '/file_contexts', d + '/file_contexts.homedirs'],
                          capture_output=True, check=True).stdout
     recs = [r for r in gen.split(b'\0') if r]
     recs += [b'0 /home/someone/.ssh/authorized_keys', b'0 //usr///bin/',
