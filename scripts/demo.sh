@@ -43,6 +43,15 @@ show ours /usr/sbin/getfilecon "$d/shadow"
 echo "(the same commands on the system library print the same:)"
 show ls -Z "$d/motd" "$d/shadow"
 
+step "which file_contexts rule labels a path: matchpathcon -x (our extension)"
+fc=/etc/selinux/default/contexts/files/file_contexts
+if [ -f "$fc" ]; then
+	show "$U/matchpathcon" /etc/httpd/conf/httpd.conf
+	show "$U/matchpathcon" -x /etc/httpd/conf/httpd.conf /var/run/sshd.pid
+else
+	echo "(no Debian refpolicy at $fc: skipped)"
+fi
+
 # The server part runs under with-server.sh: the server on the bundled
 # policy, in a mount namespace of its own, so that the library finds this
 # demo's server and no other selinuxfs mounted on the machine.
