@@ -45,8 +45,10 @@ struct found {
 	int rules[2];
 	uint32_t winner, blocked;
 	struct ivec over, other;
-	/* the text source of winner, blocked, over.v[], other.v[] in
-	 * that order (sources()) */
+	/* all the specs named, in the explanation's order: winner, blocked
+	 * (each if any), over.v[], other.v[] (order()); src[k], the text
+	 * source of all.v[k] (sources()) */
+	struct ivec all;
 	struct src *src;
 	struct text *texts;
 	uint32_t ntexts;
@@ -123,9 +125,9 @@ static size_t subs_strlen(const struct fc_sub *s, const char *file)
 static struct selabel_explanation *assemble(const struct fc_data *d,
 					    const struct found *f)
 {
-	size_t nspecs = f->over.n + f->other.n + 2, strs, k = 0;
+	size_t n = f->all.n, strs;
 	size_t head = sizeof(struct selabel_explanation) +
-		      nspecs * sizeof(struct selabel_spec_origin) +
+		      n * sizeof(struct selabel_spec_origin) +
 		      2 * sizeof(struct selabel_subs_origin);
 	const struct fc_sub *sub = f->rules[0] >= 0 ? &d->subs[f->rules[0]] :
 						      NULL;
@@ -137,14 +139,8 @@ static struct selabel_explanation *assemble(const struct fc_data *d,
 	struct block b;
 
 	strs = strlen(f->key) + strlen(f->lookup_key) + 2;
-	if (f->winner != NONE)
-		strs += spec_strlen(d, f->winner, &f->src[k++]);
-	if (f->blocked != NONE)
-		strs += spec_strlen(d, f->blocked, &f->src[k++]);
-	for (size_t i = 0; i < f->over.n; i++)
-		strs += spec_strlen(d, f->over.v[i], &f->src[k++]);
-	for (size_t i = 0; i < f->other.n; i++)
-		strs += spec_strlen(d, f->other.v[i], &f->src[k++]);
+	for (size_t k = 0; k < n; k++)
+		strs += spec_strlen(d, f->all.v[k], &f->src[k]);
 	if (sub)
 		strs += subs_strlen(sub, d->subs_path);
 	if (dsub)
@@ -154,7 +150,7 @@ static struct selabel_explanation *assemble(const struct fc_data *d,
 	if (!e)
 		return NULL;
 	o = (struct selabel_spec_origin *)(e + 1);
-	so = (struct selabel_subs_origin *)(o + nspecs);
+	so = (struct selabel_subs_origin *)(o + n);
 	b.str = (char *)(so + 2);
 
 	e->key = put(&b, f->key);
@@ -168,28 +164,37 @@ static struct selabel_explanation *assemble(const struct fc_data *d,
 		fill_subs(dsub, d->dist_path, &so[1], &b);
 		e->subs_dist = &so[1];
 	}
-	k = 0;
-	if (f->winner != NONE) {
-		fill_spec(d, f->winner, &f->src[k++], o, &b);
+	for (size_t k = 0; k < n; k++)
+		fill_spec(d, f->all.v[k], &f->src[k], &o[k], &b);
+	if (f->winner != NONE)
 		e->winner = o++;
-	}
-	if (f->blocked != NONE) {
-		fill_spec(d, f->blocked, &f->src[k++], o, &b);
+	if (f->blocked != NONE)
 		e->blocked = o++;
-	}
 	e->overridden = o;
 	e->n_overridden = f->over.n;
-	for (size_t i = 0; i < f->over.n; i++)
-		fill_spec(d, f->over.v[i], &f->src[k++], o++, &b);
-	e->other_types = o;
+	e->other_types = o + f->over.n;
 	e->n_other_types = f->other.n;
-	for (size_t i = 0; i < f->other.n; i++)
-		fill_spec(d, f->other.v[i], &f->src[k++], o++, &b);
 
 	if (f->blocked != NONE || f->winner == NONE ||
 	    !strcmp(fc_ctx(d, f->winner), "<<none>>"))
 		e->error = ENOENT;
 	return e;
+}
+
+/* f->all from what the scan found: 0 or -ENOMEM. */
+static int order(struct found *f)
+{
+	int r = 0;
+
+	if (f->winner != NONE)
+		r = ivec_push(&f->all, f->winner);
+	if (r == 0 && f->blocked != NONE)
+		r = ivec_push(&f->all, f->blocked);
+	for (size_t i = 0; r == 0 && i < f->over.n; i++)
+		r = ivec_push(&f->all, f->over.v[i]);
+	for (size_t i = 0; r == 0 && i < f->other.n; i++)
+		r = ivec_push(&f->all, f->other.v[i]);
+	return r;
 }
 
 /* The text file beside a compiled one, read once per explanation. */
@@ -252,32 +257,23 @@ static uint32_t text_line(const struct fc_data *d, uint32_t i,
 	return found;
 }
 
-/* f->src for every spec f names: 0 or -ENOMEM. */
+/* f->src for every spec f names (f->all): 0 or -ENOMEM. */
 static int sources(const struct fc_data *d, struct found *f)
 {
-	size_t n = f->over.n + f->other.n + 2, k = 0;
-	uint32_t *all;
 	struct text *t;
 	int r = 0;
 
-	f->src = calloc(n, sizeof(*f->src));
+	f->src = calloc(f->all.n ? f->all.n : 1, sizeof(*f->src));
 	t = calloc(d->nfiles, sizeof(*t));
-	all = malloc(n * sizeof(*all));
-	if (!f->src || !t || !all) {
+	if (!f->src || !t) {
 		free(t);
-		free(all);
 		return -ENOMEM;
 	}
-	if (f->winner != NONE)
-		all[k++] = f->winner;
-	if (f->blocked != NONE)
-		all[k++] = f->blocked;
-	for (size_t i = 0; i < f->over.n; i++)
-		all[k++] = f->over.v[i];
-	for (size_t i = 0; i < f->other.n; i++)
-		all[k++] = f->other.v[i];
-	for (size_t j = 0; j < k && r == 0; j++) {
-		uint32_t fi = fc_sfile(d, all[j]);
+	/* assemble() copies the paths: t is kept until then */
+	f->texts = t;
+	f->ntexts = d->nfiles;
+	for (size_t k = 0; k < f->all.n; k++) {
+		uint32_t fi = fc_sfile(d, f->all.v[k]);
 		const char *file = d->files[fi];
 		size_t fl = strlen(file);
 		struct stat st;
@@ -296,23 +292,10 @@ static int sources(const struct fc_data *d, struct found *f)
 		}
 		if (!t[fi].buf)
 			continue;
-		f->src[j].line = text_line(d, all[j], &t[fi]);
-		/* the path is copied by assemble() before t goes */
-		if (f->src[j].line)
-			f->src[j].path = t[fi].path;
+		f->src[k].line = text_line(d, f->all.v[k], &t[fi]);
+		if (f->src[k].line)
+			f->src[k].path = t[fi].path;
 	}
-	if (r == 0) {
-		/* assemble() copies the paths: keep t until then */
-		f->texts = t;
-		f->ntexts = d->nfiles;
-	} else {
-		for (uint32_t i = 0; i < d->nfiles; i++) {
-			free(t[i].path);
-			free(t[i].buf);
-		}
-		free(t);
-	}
-	free(all);
 	return r;
 }
 
@@ -392,6 +375,8 @@ static int explain(struct fc_data *d, const char *key, int type,
 	f.lookup_key = k;
 	r = scan(d, k, klen, f.type, &f);
 	if (r == 0)
+		r = order(&f);
+	if (r == 0)
 		r = sources(d, &f);
 	if (r == 0) {
 		*exp = assemble(d, &f);
@@ -401,6 +386,7 @@ static int explain(struct fc_data *d, const char *key, int type,
 	fc_key_free(k, key, buf);
 	free(f.over.v);
 	free(f.other.v);
+	free(f.all.v);
 	free(f.src);
 	for (uint32_t i = 0; i < f.ntexts; i++) {
 		free(f.texts[i].path);
