@@ -30,6 +30,11 @@ int util_explain(struct selabel_handle *h, struct selabel_explanation **e,
 	return fn(h, e, key, type);
 }
 
+int util_can_explain(void)
+{
+	return ours("selabel_lookup_explain") != NULL;
+}
+
 void util_explanation_free(struct selabel_explanation *e)
 {
 	free_fn fn = (free_fn)ours("selabel_explanation_free");

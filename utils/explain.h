@@ -14,6 +14,8 @@
  */
 int util_explain(struct selabel_handle *h, struct selabel_explanation **e,
 		 const char *key, int type);
+/* Has the library loaded selabel_lookup_explain()? */
+int util_can_explain(void);
 void util_explanation_free(struct selabel_explanation *e);
 
 /*

@@ -189,8 +189,7 @@ int main(int argc, char **argv)
 			usage(argv[0]);
 		}
 	}
-	if (explain && util_explain(NULL, NULL, NULL, 0) < 0 &&
-	    errno == ENOSYS) {
+	if (explain && !util_can_explain()) {
 		fprintf(stderr, "%s: -x needs selabel_lookup_explain(), which "
 				"this libselinux.so.1 does not have\n",
 			argv[0]);
