@@ -11,7 +11,8 @@
 SIDE=$1 O=$2
 export LC_ALL=C PATH=/usr/sbin:/usr/bin:/sbin:/bin
 unset LD_LIBRARY_PATH
-[ "$SIDE" = ours ] && export LD_LIBRARY_PATH=/opt/rel/ours/lib
+# SIDE "compat": the same on our library built for the root's release
+case $SIDE in ours|compat) export LD_LIBRARY_PATH=/opt/rel/$SIDE/lib;; esac
 mkdir -p "$O"
 F=/etc/selinux/default/contexts/files
 FC=$F/file_contexts
@@ -20,7 +21,7 @@ W=/tmp/rel-work
 V5=/opt/rel/v5/file_contexts
 # the scu. cases find our sefcontext_compile first in PATH, as installed
 SCUPATH=$PATH
-[ "$SIDE" = ours ] && SCUPATH=/opt/rel/ours/bin:$PATH
+case $SIDE in ours|compat) SCUPATH=/opt/rel/$SIDE/bin:$PATH;; esac
 
 # c NAME CMD...: record what CMD prints and its exit status
 c() { n=$1; shift; "$@" > "$O/$n.out" 2> "$O/$n.err" < /dev/null; echo $? > "$O/$n.rc"; }
@@ -160,6 +161,7 @@ done
 # our program asked for the release's format (-F 6, no index) against
 # the release's program: the same bytes?
 F6=""
+# (the compat side is built for the release: its defaults are asked)
 [ "$SIDE" = ours ] && F6="-F 6 -N"
 rm -rf $W/scu6 && mkdir $W/scu6
 c scu6.fc env PATH=$SCUPATH sefcontext_compile $F6 -o $W/scu6/fc.bin $FC

@@ -9,11 +9,17 @@ namespace: a throw-away overlay of the root (its writable half on a
 tmpfs; the root stays as it was),
 /proc, and this directory's cases.sh run in the chroot twice, first on
 the release's libselinux.so.1, then with LD_LIBRARY_PATH pointing at a
-copy of this build's.  Each case's stdout, stderr, exit status (and the
-file it writes, for sefcontext_compile) are compared byte for byte.
+copy of this build's library (side "ours", built for -Dcompat, 3.4 on
+Debian 12), and a third time on the same library built for that release
+(side "compat": libselinux-3.8.so.1 in trixie, libselinux-3.11.so.1 in
+sid, and sefcontext_compile-R beside it).  Each case's stdout, stderr,
+exit status (and the file it writes, for sefcontext_compile) are compared
+byte for byte with the release's.
 
-Every difference must be listed in differences-RELEASE.txt, with the
-release's output and ours as evidence (each must be found in that side's
+Every difference must be listed, in differences-RELEASE.txt for "ours"
+(the table of what differs between 3.4 and the release) and in
+differences-RELEASE-R.txt for "compat" (what a build for the release
+still does otherwise), with the release's output and ours as evidence (each must be found in that side's
 output) and where the release's behaviour comes from; a difference not
 listed, a listed one that no longer occurs, or an entry without its
 evidence fails the test.  Exit 77 when no root can be made.
@@ -29,6 +35,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BUILD = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2])
 RELEASES = os.environ.get('RELEASES', 'trixie sid').split()
+# the release each root's libselinux1 is, and so the build of ours for it
+COMPAT = {'trixie': '3.8', 'sid': '3.11'}
 FIELDS = {'out': 'stdout', 'err': 'stderr', 'rc': 'status', 'file': 'file'}
 FCREL = 'etc/selinux/default/contexts/files/file_contexts'
 BIN_MAGIC = 0xf97cff8a
@@ -54,12 +62,17 @@ def run_root(rel, root):
         subprocess.run(['rm', '-rf', '--one-file-system', w], check=True)
     stage = os.path.join(w, 'stage')
     for d in ('upper', 'mnt', 'stage/ours/lib', 'stage/ours/bin',
-              'stage/v5', 'stage/out'):
+              'stage/compat/lib', 'stage/compat/bin', 'stage/v5', 'stage/out'):
         os.makedirs(os.path.join(w, d))
     shutil.copy(os.path.join(BUILD, 'libselinux', 'libselinux.so.1'),
                 os.path.join(stage, 'ours/lib/libselinux.so.1'))
     shutil.copy(os.path.join(BUILD, 'utils', 'sefcontext_compile'),
                 os.path.join(stage, 'ours/bin/sefcontext_compile'))
+    r = COMPAT[rel]
+    shutil.copy(os.path.join(BUILD, 'libselinux', 'libselinux-%s.so.1' % r),
+                os.path.join(stage, 'compat/lib/libselinux.so.1'))
+    shutil.copy(os.path.join(BUILD, 'utils', 'sefcontext_compile-' + r),
+                os.path.join(stage, 'compat/bin/sefcontext_compile'))
     for f in ('cases.sh', 'pycases.py'):
         shutil.copy(os.path.join(HERE, f), stage)
     # the root's file_contexts compiled by this host's (Debian 12's 3.4)
@@ -90,7 +103,7 @@ mount -t overlay overlay -o "lowerdir=$2,upperdir=$1/upper/u,workdir=$1/upper/w,
 mkdir -p "$R/opt/rel"
 mount --bind "$1/stage" "$R/opt/rel"
 mount -t proc proc "$R/proc"
-for side in release ours; do
+for side in release ours compat; do
 	chroot "$R" /usr/bin/env -i /bin/sh /opt/rel/cases.sh $side /opt/rel/out/$side
 done
 '''
@@ -102,7 +115,7 @@ done
         sys.exit('release: FAIL: the cases did not run in %s (exit %d)' %
                  (rel, r.returncode))
     res = {}
-    for side in ('release', 'ours'):
+    for side in ('release', 'ours', 'compat'):
         d = os.path.join(stage, 'out', side)
         recs = {}
         for f in sorted(os.listdir(d)):
@@ -187,17 +200,17 @@ def first_diff(a, b):
     return ('(empty)' if not la else '(end)'), shown(lb[len(la)])
 
 
-def compare(rel, res, path):
+def compare(rel, res, path, side):
     entries, errors, version = parse(path) if os.path.exists(path) else \
         ([], ['%s: missing' % path], None)
     known = {(e.case, e.field): e for e in entries}
     for k in set((e.case, e.field) for e in entries):
         if sum(1 for e in entries if (e.case, e.field) == k) > 1:
             errors.append('%s: %s %s listed twice' % (path, k[0], k[1]))
-    cases = sorted(set(res['release']) | set(res['ours']))
+    cases = sorted(set(res['release']) | set(res[side]))
     found, identical = {}, 0
     for case in cases:
-        a, b = res['release'].get(case, {}), res['ours'].get(case, {})
+        a, b = res['release'].get(case, {}), res[side].get(case, {})
         same = True
         for ext, field in FIELDS.items():
             x, y = a.get(ext), b.get(ext)
@@ -213,7 +226,7 @@ def compare(rel, res, path):
             continue  # an entry without its evidence: reported below
         if e is None:
             failed = True
-            print('\n%s: NEW DIFFERENCE %s %s' % (rel, k[0], k[1]))
+            print('\n%s (%s): NEW DIFFERENCE %s %s' % (rel, side, k[0], k[1]))
             if k[1] == 'file':
                 print('  release: %d bytes, bin %s; ours: %d bytes, bin %s' % (
                       len(x or b''), bin_version(x or b''),
@@ -235,11 +248,11 @@ def compare(rel, res, path):
                 print('stub:\n%s %s: ...\n  release: %s\n  ours: %s\n  source: ...'
                       % (k[0], k[1], r, o))
             continue
-        for side, data in (('release', x), ('ours', y)):
-            if not evidence_found(e.ev[side], data):
+        for who, data in (('release', x), ('ours', y)):
+            if not evidence_found(e.ev[who], data):
                 failed = True
                 print('%s:%d: %s %s: the %s evidence "%s" is not in the %s output' %
-                      (path, e.lineno, e.case, e.field, side, e.ev[side], side))
+                      (path, e.lineno, e.case, e.field, who, e.ev[who], who))
     for k, e in sorted(known.items()):
         if k not in found:
             failed = True
@@ -249,8 +262,8 @@ def compare(rel, res, path):
         failed = True
         print(err)
     ndiff = len(cases) - identical
-    note('%s: %d cases, %d identical, %d differ (%d known differences)' %
-         (rel, len(cases), identical, ndiff, len(found)))
+    note('%s, %s: %d cases, %d identical, %d differ (%d known differences)' %
+         (rel, side, len(cases), identical, ndiff, len(found)))
     return failed, version
 
 
@@ -279,7 +292,10 @@ def main():
         res = run_root(rel, root)
         ran += 1
         bad, version = compare(rel, res, os.path.join(
-            HERE, 'differences-%s.txt' % rel))
+            HERE, 'differences-%s.txt' % rel), 'ours')
+        bad2, _ = compare(rel, res, os.path.join(
+            HERE, 'differences-%s-%s.txt' % (rel, COMPAT[rel])), 'compat')
+        bad |= bad2
         if version and version != lib:
             note('%s: the differences were measured on libselinux1 %s, the '
                  'root has %s' % (rel, version, lib))
