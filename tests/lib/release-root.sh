@@ -8,13 +8,15 @@
 # python3-selinux inside it with chroot, side by side with ours.
 #
 # trixie: debootstrap --variant=minbase with selinux-utils, policycoreutils,
-#   selinux-policy-default (refpolicy 2025) and python3-selinux; its
-#   postinst compiles file_contexts(.homedirs).bin with trixie's own
-#   sefcontext_compile.
+#   policycoreutils-python-utils (semanage, audit2why), python3-selinux and
+#   selinux-policy-default (refpolicy 2025); its postinst builds the policy
+#   store (/var/lib/selinux/default) and compiles file_contexts(.homedirs).bin
+#   with trixie's own sefcontext_compile.
 # sid: the same without selinux-policy-default (its postinst runs semodule,
-#   which fails in a bare chroot); trixie's /etc/selinux is copied in and
-#   its .bin files are compiled again by sid's own sefcontext_compile, so
-#   each release reads a compiled file it wrote itself.
+#   which fails in a bare chroot); trixie's /etc/selinux and policy store
+#   are copied in and the .bin files are compiled again by sid's own
+#   sefcontext_compile, so each release reads a compiled file it wrote
+#   itself.
 #
 # The roots are read-only to their users: a test that must write works on
 # a copy or an overlay.  Needs root (debootstrap, chroot).  Exit 77 (skip)
@@ -27,7 +29,7 @@ skip() { note "SKIP: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "needs root (debootstrap, chroot)"
 command -v debootstrap >/dev/null || skip "debootstrap is missing"
 
-PKGS=selinux-utils,policycoreutils,python3-selinux
+PKGS=selinux-utils,policycoreutils,python3-selinux,policycoreutils-python-utils
 # Bump the last word when what a root holds changes: the old one is left.
 KEY_trixie="trixie $PKGS,selinux-policy-default v1"
 KEY_sid="sid $PKGS v1"
@@ -60,8 +62,9 @@ if [ ! -e "$ROOT/.done" ]; then
 		{ tail -n 20 "$log" >&2; rm -rf "$ROOT.tmp";
 		  skip "debootstrap $REL failed (log: $log)"; }
 	if [ "$REL" = sid ]; then
-		rm -rf "$ROOT.tmp/etc/selinux"
+		rm -rf "$ROOT.tmp/etc/selinux" "$ROOT.tmp/var/lib/selinux"
 		cp -a "$TRIXIE/etc/selinux" "$ROOT.tmp/etc/selinux"
+		cp -a "$TRIXIE/var/lib/selinux" "$ROOT.tmp/var/lib/selinux"
 		for f in "$ROOT.tmp"/etc/selinux/default/contexts/files/*.bin; do
 			rm -f "$f"
 			src=${f#"$ROOT.tmp"}

@@ -213,6 +213,18 @@ c rc.real.again restorecon -R -v -D /srv/t/real2
 c digests selabel_get_digests_all_partial_matches -r /srv/t/real2
 c digests.etc selabel_get_digests_all_partial_matches /etc
 
+# ---- policycoreutils-python-utils: semanage reading the root's policy
+# store (python3-semanage, sepolicy, setools over the library), audit2why
+# and audit2allow on denials recorded on a refpolicy system (sepolgen and
+# python3-selinux's audit2why module)
+c sm.boolean semanage boolean -l
+c sm.fcontext semanage fcontext -l
+c sm.login semanage login -l
+c sm.user semanage user -l
+c sm.port semanage port -l
+c a2w audit2why -p $POL -i /opt/rel/denials.log
+c a2a audit2allow -p $POL -i /opt/rel/denials.log
+
 # ---- coreutils and findutils -Z on labelled files
 c ls.Z ls -Z /srv/t
 c ls.dZ ls -dZ /etc/passwd /etc/hostname /etc/group /etc/fstab

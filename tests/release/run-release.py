@@ -22,7 +22,8 @@ differences-RELEASE-R.txt for "compat" (what a build for the release
 still does otherwise), with the release's output and ours as evidence (each must be found in that side's
 output) and where the release's behaviour comes from; a difference not
 listed, a listed one that no longer occurs, or an entry without its
-evidence fails the test.  Exit 77 when no root can be made.
+evidence fails the test.  Exit 77 when no root can be made.  RELEASE_KEEP=1 keeps the outputs
+(BUILD/release-check/REL/stage/out/SIDE/CASE.*) of a run that passed.
 """
 import difflib
 import os
@@ -75,6 +76,8 @@ def run_root(rel, root):
                 os.path.join(stage, 'compat/bin/sefcontext_compile'))
     for f in ('cases.sh', 'pycases.py'):
         shutil.copy(os.path.join(HERE, f), stage)
+    shutil.copy(os.path.join(SRC, 'tests/bindings/denials-refpolicy.log'),
+                os.path.join(stage, 'denials.log'))
     # the root's file_contexts compiled by this host's (Debian 12's 3.4)
     # sefcontext_compile: a v5 .bin, newer than its text
     v5 = os.path.join(stage, 'v5', 'file_contexts')
@@ -300,7 +303,7 @@ def main():
             note('%s: the differences were measured on libselinux1 %s, the '
                  'root has %s' % (rel, version, lib))
         w = os.path.join(BUILD, 'release-check', rel)
-        if bad:
+        if bad or os.environ.get('RELEASE_KEEP'):
             note('%s: the outputs are kept in %s/stage/out' % (rel, w))
         else:
             subprocess.run(['rm', '-rf', '--one-file-system', w], check=True)
