@@ -20,6 +20,8 @@
 #ifndef _SELINUX_CONTEXT_H_
 #define _SELINUX_CONTEXT_H_
 
+#include <selinux/release.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -44,10 +46,10 @@ extern context_t context_new(const char *str);
  * context_free() on it.  NULL with errno EINVAL when con is NULL, ENOMEM
  * when out of memory.
  *
- * Upstream declares the result const since 3.9; it is kept "char *" here
- * so that both kinds of callers compile, in C and in C++.
+ * The result is "const char *" since 3.8, "char *" before: this header
+ * follows the release the library was built for (selinux/release.h).
  */
-extern char *context_str(context_t con);
+extern SELINUX_CONST_SINCE_3_8 char *context_str(context_t con);
 
 /*
  * As context_str(), but the caller owns the result and frees it with

@@ -25,6 +25,7 @@
 /* Included since upstream 3.8, so 3.8+ programs may take uint32_t and the
  * like from this header alone. */
 #include <stdint.h>
+#include <selinux/release.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -417,12 +418,13 @@ extern int security_compute_member_raw(const char *scon, const char *tcon,
 /*
  * The contexts SELinux user username may reach from scon.  Returns 0 and a
  * NULL-terminated array in *con (free with freeconary()), or -1.
- * Deprecated upstream in favour of get_ordered_context_list().
+ * Deprecated in favour of get_ordered_context_list() (marked so since 3.8:
+ * selinux/release.h).
  */
 extern int security_compute_user(const char *scon, const char *username,
-				 char ***con);
+				 char ***con) SELINUX_DEPRECATED_SINCE_3_8;
 extern int security_compute_user_raw(const char *scon, const char *username,
-				     char ***con);
+				     char ***con) SELINUX_DEPRECATED_SINCE_3_8;
 
 /*
  * Check a relabelling against the policy's validatetrans constraints.
@@ -532,8 +534,8 @@ extern int security_deny_unknown(void);
 extern int security_get_checkreqprot(void);
 
 /* Disable SELinux at runtime (before the first policy load; removed from
- * kernels since 6.4).  0, or -1 and errno. */
-extern int security_disable(void);
+ * kernels since 6.4).  0, or -1 and errno.  Deprecated since 3.8. */
+extern int security_disable(void) SELINUX_DEPRECATED_SINCE_3_8;
 
 /*
  * The highest policy version the kernel supports.  Returns it; 15 when
@@ -607,7 +609,8 @@ extern void selinux_flush_class_cache(void);
 
 /* Set the function matchpathcon_init() prints file_contexts errors with;
  * the default is fprintf(stderr, ...). */
-extern void set_matchpathcon_printf(void (*f)(const char *fmt, ...));
+extern void set_matchpathcon_printf(
+	void (*f)(const char *fmt, ...) SELINUX_PRINTF_SINCE_3_8(1, 2));
 
 /* Set the function that validates each context of file_contexts; it
  * reports its own errors and returns 0 if the context is valid. */

@@ -164,8 +164,10 @@ def main():
     if cxx and snippets:
         # The headers as C++ (extern "C", the unnamed union of
         # security_id): compile the first snippet's code as C++.
+        # (the -I of the compiler command: the generated selinux/release.h)
         run([cxx, "-x", "c++", "-std=c++11", "-Wall", "-Werror",
-             "-fsyntax-only", f"-I{inc}", snippets[0]])
+             "-fsyntax-only", f"-I{inc}", snippets[0]] +
+            [a for a in cc[1:] if a.startswith("-I")])
     print(f"{len(entries)} lines, {nnames} names, {len(snippets)} snippets: "
           "ok")
 

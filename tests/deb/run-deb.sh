@@ -74,7 +74,7 @@ ln -s libselinux.so.1 "$LIBD/libselinux.so"
 printf '#include <selinux/selinux.h>\nint main(void) { return is_selinux_enabled() < 0; }\n' > old.c
 printf '#include <selinux/selinux.h>\nint main(void) { char *c; return getpidprevcon(1, &c); }\n' > new.c
 for p in old new; do
-	cc -I"$SRC/include" -o $p $p.c -L"$LIBD" -lselinux ||
+	cc -I"$SRC/include" -I"$BUILD/include" -o $p $p.c -L"$LIBD" -lselinux ||
 		die "cannot build the shlibdeps probe $p"
 	dep=$(dpkg-shlibdeps -O -l"$LIBD" $p 2>shlibdeps-$p.log |
 		sed -n 's/^shlibs:Depends=//p' | tr ',' '\n' | sed -n 's/^ *\(libselinux1 .*\)/\1/p')

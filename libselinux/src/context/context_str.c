@@ -39,7 +39,7 @@ static int format(const struct ctx *c, char **out, size_t *outlen)
 	return 0;
 }
 
-_public_ char *context_str(context_t con)
+_public_ SELINUX_CONST_SINCE_3_8 char *context_str(context_t con)
 {
 	struct ctx *c = ctx_of(con);
 	_cleanup_free_ char *s = NULL;

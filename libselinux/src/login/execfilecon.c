@@ -15,7 +15,7 @@ static int execfilecon(const char *filename, const char *fallback_type)
 {
 	_cleanup_free_ char *mycon = NULL, *fcon = NULL, *newcon = NULL;
 	context_t c;
-	char *s;
+	const char *s;
 
 	if (getcon(&mycon) < 0 || getfilecon(filename, &fcon) < 0 ||
 	    security_compute_create(

@@ -235,7 +235,7 @@ END_TEST
 START_TEST(test_context_str_same_buffer)
 {
 	context_t c = must_new("u:r:t:s0");
-	char *a = context_str(c);
+	const char *a = context_str(c);
 
 	ck_assert_ptr_eq(context_str(c), a);
 	ck_assert_int_eq(context_type_set(c, "x"), 0);
