@@ -11,8 +11,15 @@
 SIDE=$1 O=$2
 export LC_ALL=C PATH=/usr/sbin:/usr/bin:/sbin:/bin
 unset LD_LIBRARY_PATH
-# SIDE "compat": the same on our library built for the root's release
-case $SIDE in ours|compat) export LD_LIBRARY_PATH=/opt/rel/$SIDE/lib;; esac
+# SIDE "compat": the same on our library built for the root's release;
+# "srv-release" and "srv-compat": those two again with SELinux enabled,
+# the project's security server mounted on /sys/fs/selinux (the release's
+# library told by the statfs shim that it is selinuxfs)
+case $SIDE in
+ours|compat) export LD_LIBRARY_PATH=/opt/rel/$SIDE/lib ;;
+srv-compat) export LD_LIBRARY_PATH=/opt/rel/compat/lib ;;
+srv-release) export LD_PRELOAD=/opt/rel/fake_selinuxfs.so FAKE_SELINUXFS=/sys/fs/selinux ;;
+esac
 mkdir -p "$O"
 F=/etc/selinux/default/contexts/files
 FC=$F/file_contexts
@@ -21,7 +28,8 @@ W=/tmp/rel-work
 V5=/opt/rel/v5/file_contexts
 # the scu. cases find our sefcontext_compile first in PATH, as installed
 SCUPATH=$PATH
-case $SIDE in ours|compat) SCUPATH=/opt/rel/$SIDE/bin:$PATH;; esac
+case $SIDE in ours|compat) SCUPATH=/opt/rel/$SIDE/bin:$PATH;;
+srv-compat) SCUPATH=/opt/rel/compat/bin:$PATH;; esac
 
 # c NAME CMD...: record what CMD prints and its exit status
 c() { n=$1; shift; "$@" > "$O/$n.out" 2> "$O/$n.err" < /dev/null; echo $? > "$O/$n.rc"; }

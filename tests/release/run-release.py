@@ -109,9 +109,21 @@ mount -t proc proc "$R/proc"
 for side in release ours compat; do
 	chroot "$R" /usr/bin/env -i /bin/sh /opt/rel/cases.sh $side /opt/rel/out/$side
 done
+# again under the project's security server serving the root's policy
+# (permissive, as the root's config), mounted on the root's /sys/fs/selinux
+[ -n "$3" ] || exit 0
+mkdir -p "$R/sys/fs/selinux"
+export R
+SELINUXFSD=$4 WITH_SERVER_NS=1 sh "$5" -e 0 "$3" sh -c '
+mount --bind "$SELINUXFS_MNT" "$R/sys/fs/selinux" || exit 1
+for side in release compat; do
+	chroot "$R" /usr/bin/env -i /bin/sh /opt/rel/cases.sh srv-$side /opt/rel/out/srv-$side
+done
+umount "$R/sys/fs/selinux"'
 '''
+    srv = server_args(rel, root, stage)
     r = subprocess.run(['unshare', '-m', '--propagation', 'private', 'sh',
-                        '-c', script, 'sh', w, root], env=env,
+                        '-c', script, 'sh', w, root] + srv, env=env,
                        capture_output=True, text=True)
     if r.returncode != 0:
         sys.stdout.write(r.stdout + r.stderr)
@@ -119,14 +131,69 @@ done
                  (rel, r.returncode))
     res = {}
     for side in ('release', 'ours', 'compat'):
-        d = os.path.join(stage, 'out', side)
         recs = {}
-        for f in sorted(os.listdir(d)):
-            case, ext = f.rsplit('.', 1)
-            with open(os.path.join(d, f), 'rb') as fh:
-                recs.setdefault(case, {})[ext] = fh.read()
+        for pre, d in (('', side), ('srv.', 'srv-' + side)):
+            d = os.path.join(stage, 'out', d)
+            if not os.path.isdir(d):
+                if pre and srv and side != 'ours':
+                    sys.exit('release: FAIL: %s: no cases ran under the server' % rel)
+                continue
+            for f in sorted(os.listdir(d)):
+                case, ext = f.rsplit('.', 1)
+                with open(os.path.join(d, f), 'rb') as fh:
+                    recs.setdefault(pre + case, {})[ext] = fh.read()
         res[side] = recs
+    if not srv:
+        note('%s: SKIP of the cases under the security server (no FUSE, '
+             'or the root\'s policy could not be made version 33)' % rel)
     return res
+
+
+def policy33(rel, root):
+    """The root's policy as version 33, the newest the server's libsepol
+    (Debian 12's 3.4) reads: semodule -B with policy-version = 33 on an
+    overlay of the root, once (about 20 s), kept beside the root."""
+    out = root.rstrip('/') + '.policy.33'
+    if os.path.exists(out):
+        return out
+    script = r'''
+set -e
+M=$1/m
+mkdir -p "$1/u" "$M"
+mount -t tmpfs tmpfs "$1/u"
+mkdir "$1/u/u" "$1/u/w"
+mount -t overlay overlay -o "lowerdir=$2,upperdir=$1/u/u,workdir=$1/u/w" "$M"
+mount -t proc proc "$M/proc"
+echo "policy-version = 33" >> "$M/etc/selinux/semanage.conf"
+chroot "$M" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin semodule -B -n
+cp "$M/etc/selinux/default/policy/policy.33" "$3.tmp"
+'''
+    tmp = os.path.join(BUILD, 'release-check', rel + '-policy33')
+    os.makedirs(tmp, exist_ok=True)
+    r = subprocess.run(['unshare', '-m', '--propagation', 'private', 'sh',
+                        '-c', script, 'sh', tmp, root, out],
+                       capture_output=True, text=True)
+    shutil.rmtree(tmp, ignore_errors=True)
+    if r.returncode != 0 or not os.path.exists(out + '.tmp'):
+        sys.stdout.write(r.stdout + r.stderr)
+        return None
+    os.rename(out + '.tmp', out)
+    return out
+
+
+def server_args(rel, root, stage):
+    """The script's server arguments: POLICY SELINUXFSD WITH_SERVER_SH, with
+    the statfs shim staged; none when the server cannot run here."""
+    srvd = os.path.join(BUILD, 'kernel', 'server', 'selinuxfsd')
+    shim = os.path.join(BUILD, 'tests', 'dropin', 'fake_selinuxfs.so')
+    if not (os.path.exists(srvd) and os.path.exists(shim) and
+            os.path.exists('/dev/fuse')):
+        return []
+    pol = policy33(rel, root)
+    if pol is None:
+        return []
+    shutil.copy(shim, os.path.join(stage, 'fake_selinuxfs.so'))
+    return [pol, srvd, os.path.join(SRC, 'tests', 'lib', 'with-server.sh')]
 
 
 class Entry:
@@ -200,7 +267,10 @@ def first_diff(a, b):
             return shown(x), shown(y)
     if len(la) > len(lb):
         return shown(la[len(lb)]), '(empty)' if not lb else '(end)'
-    return ('(empty)' if not la else '(end)'), shown(lb[len(la)])
+    if len(lb) > len(la):
+        return ('(empty)' if not la else '(end)'), shown(lb[len(la)])
+    return '(same lines: line ends differ)', '...'  # b'x' against b'x\n'
+
 
 
 def compare(rel, res, path, side):
@@ -210,7 +280,9 @@ def compare(rel, res, path, side):
     for k in set((e.case, e.field) for e in entries):
         if sum(1 for e in entries if (e.case, e.field) == k) > 1:
             errors.append('%s: %s %s listed twice' % (path, k[0], k[1]))
-    cases = sorted(set(res['release']) | set(res[side]))
+    # "ours" (the 3.4 build) does not run under the server
+    cases = sorted(c for c in set(res['release']) | set(res[side])
+                   if side != 'ours' or not c.startswith('srv.'))
     found, identical = {}, 0
     for case in cases:
         a, b = res['release'].get(case, {}), res[side].get(case, {})
