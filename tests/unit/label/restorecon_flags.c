@@ -9,6 +9,7 @@
  * and SKIP_MULTILINK as any bit they do not know (measured with Debian's
  * libraries; 3.11 honours them).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -372,6 +373,45 @@ START_TEST(test_selinux_restorecon_multilink_relabelled_by_default)
 }
 END_TEST
 
+/* The messages that follow the release ---------------------------------- */
+
+START_TEST(test_selinux_restorecon_unlabelled_logged)
+{
+	static const char *const l[] = {"/u\t--\tsystem_u:object_r:new_t:s0",
+					NULL};
+	char want[4200];
+
+	fx_writes("u", "");
+	specs(l);
+	ck_assert_int_eq(restore("u", SELINUX_RESTORECON_NOCHANGE |
+					  SELINUX_RESTORECON_VERBOSE),
+			 0);
+	/* 3.4: its null context through "%s"; 3.8.1 and 3.11 say so */
+	snprintf(want, sizeof(want),
+		 "Would relabel %s/u from %s to system_u:object_r:new_t:s0\n",
+		 fx_root, core_compat >= 308 ? "<no context>" : "(null)");
+	ck_assert_str_eq(logbuf, want);
+}
+END_TEST
+
+START_TEST(test_selinux_restorecon_missing_logged)
+{
+	static const char *const l[] = {"/u\t--\tsystem_u:object_r:new_t:s0",
+					NULL};
+	char want[4200];
+
+	specs(l);
+	errno = 0;
+	ck_assert_int_eq(restore("nope", SELINUX_RESTORECON_RECURSE), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	/* 3.11 names the open() it starts with */
+	snprintf(want, sizeof(want),
+		 "%s(%s/nope) failed: No such file or directory\n",
+		 SINCE_311 ? "open" : "lstat", fx_root);
+	ck_assert_str_eq(logbuf, want);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("label_restorecon_flags");
@@ -391,6 +431,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_selinux_restorecon_skip_multilink_logged);
 	tcase_add_test(tc,
 		       test_selinux_restorecon_multilink_relabelled_by_default);
+	tcase_add_test(tc, test_selinux_restorecon_unlabelled_logged);
+	tcase_add_test(tc, test_selinux_restorecon_missing_logged);
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(tn, setup, teardown);
