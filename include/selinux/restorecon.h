@@ -91,7 +91,9 @@ extern int selinux_restorecon_parallel(const char *pathname,
 #define SELINUX_RESTORECON_PROGRESS 0x00020
 /* Resolve the path's parent directories with realpath(3) first. */
 #define SELINUX_RESTORECON_REALPATH 0x00040
-/* Stay on the file system the walk starts on. */
+/* Stay on the file system the walk starts on: a directory or file found
+ * on another (a mount point, a file bind-mounted into the tree) is left
+ * alone, silently.  setfiles(8) always sets it. */
 #define SELINUX_RESTORECON_XDEV 0x00080
 /* Remember which context each inode got; a second hard link keeps it. */
 #define SELINUX_RESTORECON_ADD_ASSOC 0x00100
@@ -114,21 +116,26 @@ extern int selinux_restorecon_parallel(const char *pathname,
 /* Count errors of the walk instead of failing (see get_skipped_errors). */
 #define SELINUX_RESTORECON_COUNT_ERRORS 0x20000
 /*
- * The reference added the flags below after 3.4 (restorecon(8) -U, -c
- * and -j).
+ * The reference added the flags below after 3.4 (restorecon(8) -U and
+ * -c, setfiles(8) -U).  Like any bit it does not know, 3.4 ignores them,
+ * and so does 3.8.1 SET_USER_ROLE and SKIP_MULTILINK: a library built
+ * for those releases (README, "Which release a build replaces") does the
+ * same.
  *
- * Without SET_SPECFILE_CTX, set the spec's user and role as well as its
- * type; the file keeps its range (MLS level), and a customizable type is
- * still left alone.
+ * Since 3.11: without SET_SPECFILE_CTX, set the spec's user and role as
+ * well as its type; the file keeps its range (MLS level), and a
+ * customizable type is still left alone.
  */
 #define SELINUX_RESTORECON_SET_USER_ROLE 0x40000
-/* Count the files relabelled, or with NOCHANGE those that would be (see
+/* Count the files relabelled (with NOCHANGE none are; see
  * selinux_restorecon_get_relabeled_files()). */
 #define SELINUX_RESTORECON_COUNT_RELABELED 0x80000
 /*
- * Leave alone (no lookup, no change, no error) every file but a directory
- * that has more than one hard link: in a tree others can write, a link
- * may lead to a file that belongs elsewhere.  VERBOSE logs each one.
+ * Since 3.11: leave alone (no lookup, no change, no error) every file but
+ * a directory that has more than one hard link: in a tree others can
+ * write, a link may lead to a file that belongs elsewhere.  Each one is
+ * logged (SELINUX_INFO, VERBOSE or not): "Skipping PATH: file has
+ * multiple links".
  */
 #define SELINUX_RESTORECON_SKIP_MULTILINK 0x100000
 
@@ -214,7 +221,7 @@ extern long unsigned selinux_restorecon_get_skipped_errors(void);
 /*
  * The number of files the last relabelling walk relabelled.  It counts
  * what the last selinux_restorecon() or selinux_restorecon_parallel() in
- * the process relabelled (with NOCHANGE: would have relabelled), only
+ * the process relabelled (with NOCHANGE: nothing, as 3.11 counts), only
  * when it was given SELINUX_RESTORECON_COUNT_RELABELED; 0 otherwise.  Also set when the
  * walk failed: the files relabelled before the error.  Version node
  * LIBSELINUX_3.10, as in the reference.

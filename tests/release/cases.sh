@@ -196,6 +196,10 @@ c sf.nvF setfiles -n -v -F $FC /etc/hosts /etc/shadow /srv/t
 # -U (user and role too) and -A (no hard link tracking): sid's setfiles(8)
 c sf.U setfiles -n -v -U $FC /etc/hosts /etc/shadow /srv/t
 c sf.A setfiles -n -v -A $FC /srv/t
+# -U on a file of another user (pycases.py's /srv/t/rc/u): 3.11 sets the
+# spec's user and role too (SET_USER_ROLE); without -U only the type
+c sf.Uuser setfiles -n -v -U $FC /srv/t/rc/u
+c sf.nouser setfiles -n -v $FC /srv/t/rc/u
 c sf.W setfiles -n -W $FC /etc /var/www /home /srv/t
 c sf.d setfiles -n -d $FC /srv/t /home/alice
 c sf.c setfiles -c $POL $FC

@@ -26,6 +26,15 @@ LABELS = {
     '/srv/t/a b': 'system_u:object_r:tmp_t:s0',
     '/srv/t/link': 'system_u:object_r:etc_t:s0',
     '/tmp/rel-x': 'system_u:object_r:tmp_t:s0',
+    # selinux_restorecon's flags after 3.4 (calls, restorecon-*)
+    '/srv/t/rc': 'system_u:object_r:tmp_t:s0',
+    '/srv/t/rc/m': 'system_u:object_r:tmp_t:s0',
+    '/srv/t/rc/m/solo': 'system_u:object_r:tmp_t:s0',
+    '/srv/t/rc/m/h1': 'system_u:object_r:tmp_t:s0',      # and m/h2
+    '/srv/t/rc/u': 'user_u:object_r:tmp_t:s0',           # other user
+    '/srv/t/rc/c': 'system_u:object_r:tmp_t:s0',
+    '/srv/t/rc/c/a': 'system_u:object_r:tmp_t:s0',
+    '/srv/t/rc/c/b': 'system_u:object_r:var_t:s0',       # right
 }
 
 
@@ -33,14 +42,18 @@ def setup():
     for d in ('/srv/t', '/home/alice', '/var/www/t'):
         shutil.rmtree(d, ignore_errors=True)
     for d in ('/srv/t/py', '/home/alice/.ssh', '/var/www/t/cgi-bin', '/srv/t/d/e',
-              '/srv/t/real/sub', '/srv/t/real2/sub'):
+              '/srv/t/real/sub', '/srv/t/real2/sub', '/srv/t/rc/m',
+              '/srv/t/rc/c'):
         os.makedirs(d, exist_ok=True)
     for f in ('/home/alice/file', '/home/alice/.ssh/authorized_keys',
               '/home/alice/.bashrc', '/var/www/t/index.html',
               '/var/www/t/cgi-bin/run', '/srv/t/a b', '/srv/t/d/e/f',
               '/tmp/rel-x', '/srv/t/real/f', '/srv/t/real/sub/g',
-              '/srv/t/real2/f', '/srv/t/real2/sub/g', '/srv/t/py/f'):
+              '/srv/t/real2/f', '/srv/t/real2/sub/g', '/srv/t/py/f',
+              '/srv/t/rc/m/solo', '/srv/t/rc/m/h1', '/srv/t/rc/u',
+              '/srv/t/rc/c/a', '/srv/t/rc/c/b'):
         open(f, 'w').close()
+    os.link('/srv/t/rc/m/h1', '/srv/t/rc/m/h2')
     if not os.path.lexists('/srv/t/link'):
         os.symlink('/etc/passwd', '/srv/t/link')
     if not os.path.exists('/srv/t/fifo'):
@@ -87,6 +100,15 @@ def calls(outdir):
         finally:
             selinux.matchpathcon_fini()
 
+    NOCHANGE, RECURSE, VERBOSE, SKIP_DIGEST = 0x2, 0x8, 0x10, 0x8000
+    SET_USER_ROLE, COUNT_RELABELED = 0x40000, 0x80000
+    SKIP_MULTILINK = 0x100000
+
+    def counted(path, flags):
+        # (trixie's binding has no get_relabeled_files: AttributeError)
+        r = selinux.selinux_restorecon(path, flags | SKIP_DIGEST)
+        return r, selinux.selinux_restorecon_get_relabeled_files()
+
     def ctx():
         c = selinux.context_new('system_u:object_r:etc_t:s0')
         selinux.context_type_set(c, 'shadow_t')
@@ -119,6 +141,25 @@ def calls(outdir):
         ('raw_to_trans', lambda: selinux.selinux_raw_to_trans_context('system_u:object_r:etc_t:s0')),
         ('get_default_type', lambda: selinux.get_default_type('object_r')),
         ('restorecon', lambda: selinux.restorecon('/srv/t/py', recursive=True)),
+        # the flags added after 3.4, by value (3.11's restorecon.h): what
+        # each release does with them, unknown bits included; the log
+        # goes to fd 2.  No digest written (SKIP_DIGEST).
+        ('restorecon-multilink', lambda: selinux.selinux_restorecon(
+            '/srv/t/rc/m', RECURSE | NOCHANGE | VERBOSE | SKIP_MULTILINK |
+            SKIP_DIGEST)),
+        ('restorecon-multilink-quiet', lambda: selinux.selinux_restorecon(
+            '/srv/t/rc/m', RECURSE | NOCHANGE | SKIP_MULTILINK |
+            SKIP_DIGEST)),
+        ('restorecon-user-role', lambda: selinux.selinux_restorecon(
+            '/srv/t/rc/u', NOCHANGE | VERBOSE | SET_USER_ROLE |
+            SKIP_DIGEST)),
+        ('restorecon-count-nochange', lambda: counted(
+            '/srv/t/rc/c', RECURSE | NOCHANGE | VERBOSE | COUNT_RELABELED)),
+        ('restorecon-count', lambda: counted(
+            '/srv/t/rc/c', RECURSE | VERBOSE | COUNT_RELABELED)),
+        ('restorecon-unknown-bit', lambda: selinux.selinux_restorecon(
+            '/srv/t/rc/u', NOCHANGE | VERBOSE | 0x40000000 |
+            SKIP_DIGEST)),
     ]
     for name, fn in cases:
         base = os.path.join(outdir, 'py.' + name)

@@ -13,6 +13,7 @@
 #include <selinux/context.h>
 #include <selinux/restorecon.h>
 
+#include "../core/compat.h"
 #include "internal.h"
 
 /*
@@ -592,14 +593,13 @@ static int restore_one(struct walk *w, const char *path, const struct stat *st,
 	/* A second name of an inode may have been made by whoever can write
 	 * the directory being relabelled (a home, /tmp): relabelling through
 	 * it would change a file that lives elsewhere, perhaps another
-	 * user's.  Not an error: the walk goes on.  selinux_restorecon(3)
-	 * documents no message for it; restorecond sets the flag on every
-	 * call, so ours is only for VERBOSE callers. */
-	if (F(w, SKIP_MULTILINK) && !S_ISDIR(st->st_mode) && st->st_nlink > 1) {
-		if (w->verbose)
-			rc_log(SELINUX_INFO,
-			       "Skipping %s: it has %ju hard links\n", path,
-			       (uintmax_t)st->st_nlink);
+	 * user's.  Not an error: the walk goes on.  3.11 says so for each
+	 * file skipped, VERBOSE or not, before any lookup; 3.4 and 3.8.1
+	 * ignore the flag, as any bit they do not know (measured). */
+	if (F(w, SKIP_MULTILINK) && compat_since(3, 11) &&
+	    !S_ISDIR(st->st_mode) && st->st_nlink > 1) {
+		rc_log(SELINUX_INFO, "Skipping %s: file has multiple links\n",
+		       path);
 		return 0;
 	}
 	if (w->root) {
@@ -658,7 +658,9 @@ static int restore_one(struct walk *w, const char *path, const struct stat *st,
 				       path, curcon);
 			return 0;
 		}
-		r = merge_spec(curcon, &newcon, F(w, SET_USER_ROLE));
+		/* SET_USER_ROLE: since 3.11 (3.8.1 ignores the bit) */
+		r = merge_spec(curcon, &newcon,
+			       F(w, SET_USER_ROLE) && compat_since(3, 11));
 		if (r < 0)
 			goto err;
 		if (!strcmp(curcon, newcon))
@@ -671,17 +673,22 @@ static int restore_one(struct walk *w, const char *path, const struct stat *st,
 		if (r < 0)
 			goto err;
 	}
-	if (F(w, COUNT_RELABELED)) {
+	/* 3.11 counts the files relabelled, not those NOCHANGE would
+	 * (measured: 0 after a NOCHANGE walk that logged changes). */
+	if (F(w, COUNT_RELABELED) && !F(w, NOCHANGE)) {
 		pthread_mutex_lock(&w->lock);
 		w->relabeled++;
 		pthread_mutex_unlock(&w->lock);
 	}
-	/* glibc prints a NULL %s as "(null)"; the reference's message shows
-	 * that for an unlabelled file, and so does ours. */
+	/* An unlabelled file: 3.4 hands its null context to "%s", which
+	 * glibc prints as "(null)"; 3.8 onwards print "<no context>". */
 	if (w->verbose)
 		rc_log(SELINUX_INFO, "%s %s from %s to %s\n",
 		       F(w, NOCHANGE) ? "Would relabel" : "Relabeled", path,
-		       curcon ? curcon : "(null)", newcon);
+		       curcon			? curcon
+		       : compat_since(3, 8)	? "<no context>"
+						: "(null)",
+		       newcon);
 	if (F(w, SYSLOG_CHANGES) && !F(w, NOCHANGE)) {
 		if (curcon)
 			syslog(LOG_INFO, "relabeling %s from %s to %s\n", path,
@@ -811,6 +818,16 @@ static bool dir_left_out(struct walk *w, const char *path,
 	       lbl_rc_excluded(path);
 }
 
+/* A file (not a directory) found on another file system than the walk's
+ * start, under XDEV (a file bind-mounted into the tree): left alone,
+ * silently, as directories are - 3.4, 3.8.1 and 3.11 alike (measured;
+ * setfiles always sets XDEV).  Named as the walk's start it is
+ * relabelled. */
+static bool file_left_out(const struct walk *w, const struct stat *st)
+{
+	return F(w, XDEV) && st->st_dev != w->dev;
+}
+
 /* Whether a directory's stored digest lets the walk skip it (said so);
  * takes w->lock for digest_matches. */
 static bool dir_digest_skip(struct walk *w, const char *path)
@@ -928,7 +945,8 @@ static struct pdir *par_entries(struct walk *w, struct pdir *d, int fd,
 			continue;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			par_restore(w, path, &st, false, fd, names);
+			if (!file_left_out(w, &st))
+				par_restore(w, path, &st, false, fd, names);
 			continue;
 		}
 		if (!par_dir_ok(w, path, &st, d))
@@ -1332,7 +1350,8 @@ static void seq_step(struct seq_walk *sw)
 		return;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		par_restore(w, sw->path, &st, false, fd, name);
+		if (!file_left_out(w, &st))
+			par_restore(w, sw->path, &st, false, fd, name);
 		return;
 	}
 	if (!seq_dir_ok(sw, &st))
@@ -1489,15 +1508,19 @@ static int restorecon_common(const char *pathname, unsigned int flags,
 	 */
 	r = resolve(pathname, F(&w, REALPATH), &path);
 	if (r < 0) {
-		rc_log(SELINUX_ERROR, "realpath(%s) failed: %s\n", pathname,
-		       strerror(-r));
+		rc_log(SELINUX_ERROR,
+		       "SELinux: Could not get canonical path for %s "
+		       "restorecon: %s.\n",
+		       pathname, strerror(-r));
 		return r;
 	}
 	if (lstat(path, &st) < 0) {
 		r = -errno;
 		if (r == -ENOENT && F(&w, IGNORE_NOENTRY))
 			return 0;
-		rc_log(SELINUX_ERROR, "lstat(%s) failed: %s\n", path,
+		/* 3.11 opens the path first, and names the open() */
+		rc_log(SELINUX_ERROR, "%s(%s) failed: %s\n",
+		       compat_since(3, 11) ? "open" : "lstat", path,
 		       strerror(-r));
 		return r;
 	}

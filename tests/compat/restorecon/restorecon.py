@@ -143,7 +143,10 @@ CASES = {
                     probe('FC', str(VERBOSE | RECURSE | ADD_ASSOC |
                                     CONFLICT | SPECCTX), 'T')],
     'probe-noent': [probe('FC', str(VERBOSE), 'T/nope'),
-                    probe('FC', str(VERBOSE | NOENTRY), 'T/nope')],
+                    probe('FC', str(VERBOSE | NOENTRY), 'T/nope'),
+                    # REALPATH: a parent that does not exist
+                    probe('FC', str(VERBOSE | REALPATH), 'T/nope/x'),
+                    probe('FC', str(RECURSE | REALPATH), 'T/nope/x')],
     'probe-realpath': [probe('FC', str(VERBOSE | REALPATH), 'T/a/../lnk'),
                        probe('FC', str(VERBOSE | REALPATH | RECURSE),
                              'T/a/b/..')],
@@ -170,6 +173,17 @@ CASES = {
                     probe('-d', 'FC', str(VERBOSE | RECURSE), 'T/m'),
                     probe('-d', 'FC', str(VERBOSE | RECURSE), 'T/m'),
                     probe('-d', '-x', '1', 'FC', '0', 'T')],
+    # A file of another file system bound into the tree (as a container's
+    # /etc/hosts): XDEV (setfiles sets it) leaves it alone, as it does a
+    # directory; named as the walk's start, or without XDEV, relabelled.
+    # (threads: sorted, without the hard links)
+    'sf-bindfile': [('rm', 'T/x'), ('bindfile',), sf('-v', 'FC', 'T'),
+                    sf('-v', '-T', '2', 'FC', 'T/a'),
+                    probe('FC', str(VERBOSE | RECURSE | 0x80), 'T'),
+                    probe('-t', '2', 'FC', str(VERBOSE | RECURSE | 0x80),
+                          'T'),
+                    probe('FC', str(VERBOSE | 0x80), 'T/m'),
+                    probe('FC', str(VERBOSE | RECURSE), 'T')],
     'sf-mount': [('mount',), sf('-v', '-D', 'FC', 'T'),
                  sf('-v', '-m', 'FC', 'T'),
                  sf('-v', '-D', 'FC', 'T/m')],
@@ -198,7 +212,7 @@ CASES = {
 }
 LOCAL = {'probe-default'}
 SORTED = {'sf-T', 'sf-T0', 'probe-parallel', 'sf-T-big',
-          'probe-parallel-big'}
+          'probe-parallel-big', 'sf-bindfile'}
 
 
 def subst(a, base, t):
@@ -248,6 +262,22 @@ def run_steps(name, base, t, env, out):
                 if n == 'f' or n == 'd/g':
                     open(os.path.join(m, n), 'w').close()
                 setcon(os.path.join(m, n), OLD)
+            continue
+        if kind == 'bindfile':
+            # T/m, a file, with a tmpfs file bound over it (umount(t)
+            # takes it away as it does the tmpfs of 'mount')
+            m = os.path.join(t, 'm')
+            open(m, 'w').close()
+            fd, src = tempfile.mkstemp(prefix='rc-compat-', dir='/dev/shm')
+            os.close(fd)
+            try:
+                if subprocess.run(['mount', '--bind', src, m],
+                                  stderr=subprocess.DEVNULL).returncode:
+                    out.append('mount failed')
+                    continue
+            finally:
+                os.unlink(src)
+            setcon(m, OLD)
             continue
         if kind == 'rm':
             shutil.rmtree(subst(step[1], base, t))

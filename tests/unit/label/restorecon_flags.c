@@ -2,8 +2,14 @@
  * Suite label_restorecon_flags: the selinux_restorecon flags the reference
  * added after 3.4 (SET_USER_ROLE, COUNT_RELABELED, SKIP_MULTILINK), on
  * real security.selinux attributes (root sets them on tmpfs even on a
- * kernel without SELinux) and a file_contexts of the test's own.
+ * kernel without SELinux) and a file_contexts of the test's own.  Built
+ * on the main library and on those built for 3.8 and 3.11
+ * (tests/unit/meson.build): what is expected follows the release the
+ * library replaces (core_compat) - 3.4 and 3.8.1 ignore SET_USER_ROLE
+ * and SKIP_MULTILINK as any bit they do not know (measured with Debian's
+ * libraries; 3.11 honours them).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +26,9 @@
 #include "fixture.h"
 
 void core_set_config_root(const char *dir);
+/* core/compat.c: the release the library replaces, 304, 308 or 311 */
+extern const unsigned core_compat;
+#define SINCE_311 (core_compat >= 311)
 
 #define NAME "security.selinux"
 #define OLD "system_u:object_r:old_t:s0"
@@ -137,7 +146,9 @@ START_TEST(test_selinux_restorecon_set_user_role_keeps_range)
 {
 	user_role_tree();
 	ck_assert_int_eq(restore("f", SELINUX_RESTORECON_SET_USER_ROLE), 0);
-	ck_assert_str_eq(label_of("f"), "system_u:object_r:new_t:s0:c1");
+	ck_assert_str_eq(label_of("f"), SINCE_311
+					    ? "system_u:object_r:new_t:s0:c1"
+					    : "staff_u:staff_r:new_t:s0:c1");
 }
 END_TEST
 
@@ -149,8 +160,11 @@ START_TEST(test_selinux_restorecon_set_user_role_same_type)
 	    restore("same", SELINUX_RESTORECON_SET_USER_ROLE |
 				SELINUX_RESTORECON_COUNT_RELABELED),
 	    0);
-	ck_assert_str_eq(label_of("same"), "system_u:object_r:new_t:s0:c1");
-	ck_assert_uint_eq(selinux_restorecon_get_relabeled_files(), 1);
+	ck_assert_str_eq(label_of("same"),
+			 SINCE_311 ? "system_u:object_r:new_t:s0:c1"
+				   : "staff_u:staff_r:new_t:s0:c1");
+	ck_assert_uint_eq(selinux_restorecon_get_relabeled_files(),
+			  SINCE_311 ? 1 : 0);
 }
 END_TEST
 
@@ -216,12 +230,14 @@ END_TEST
 
 START_TEST(test_selinux_restorecon_get_relabeled_files_nochange)
 {
+	/* NOCHANGE relabels nothing, and 3.11 counts nothing then (measured:
+	 * 0 after a walk that logged three "Would relabel"). */
 	count_tree();
 	ck_assert_int_eq(restore("d", SELINUX_RESTORECON_RECURSE |
 					  SELINUX_RESTORECON_NOCHANGE |
 					  SELINUX_RESTORECON_COUNT_RELABELED),
 			 0);
-	ck_assert_uint_eq(selinux_restorecon_get_relabeled_files(), 3);
+	ck_assert_uint_eq(selinux_restorecon_get_relabeled_files(), 0);
 	ck_assert_str_eq(label_of("d/a"), OLD);
 }
 END_TEST
@@ -230,12 +246,12 @@ START_TEST(test_selinux_restorecon_get_relabeled_files_without_flag)
 {
 	count_tree();
 	ck_assert_int_eq(restore("d", SELINUX_RESTORECON_RECURSE |
-					  SELINUX_RESTORECON_COUNT_RELABELED |
-					  SELINUX_RESTORECON_NOCHANGE),
+					  SELINUX_RESTORECON_COUNT_RELABELED),
 			 0);
 	ck_assert_uint_eq(selinux_restorecon_get_relabeled_files(), 3);
 	/* A walk without the flag relabels but counts nothing, and resets
 	 * the count of the walk before. */
+	label_file("d/a", OLD);
 	ck_assert_int_eq(restore("d", SELINUX_RESTORECON_RECURSE), 0);
 	ck_assert_str_eq(label_of("d/a"), "system_u:object_r:d_t:s0");
 	ck_assert_uint_eq(selinux_restorecon_get_relabeled_files(), 0);
@@ -284,11 +300,27 @@ START_TEST(test_selinux_restorecon_skip_multilink_walk)
 	ck_assert_str_eq(label_of("m"), "system_u:object_r:m_t:s0");
 	ck_assert_str_eq(label_of("m/one"), "system_u:object_r:m_t:s0");
 	ck_assert_str_eq(label_of("m/sub"), "system_u:object_r:m_t:s0");
+	if (!SINCE_311) {
+		/* the flag ignored: h1 and h2 relabelled (one inode) */
+		ck_assert_str_eq(label_of("m/h1"), "system_u:object_r:m_t:s0");
+		ck_assert_uint_eq(selinux_restorecon_get_relabeled_files(), 4);
+		ck_assert_str_eq(logbuf, "");
+		return;
+	}
 	ck_assert_str_eq(label_of("m/h1"), OLD);
 	ck_assert_str_eq(label_of("m/h2"), OLD);
 	ck_assert_uint_eq(selinux_restorecon_get_relabeled_files(), 3);
-	/* Without VERBOSE the skips are silent. */
-	ck_assert_str_eq(logbuf, "");
+	/* Each skip is logged, VERBOSE or not (3.11, measured), in the
+	 * walk's order. */
+	char h1[4200], h2[4200];
+
+	snprintf(h1, sizeof(h1), "Skipping %s/m/h1: file has multiple links\n",
+		 fx_root);
+	snprintf(h2, sizeof(h2), "Skipping %s/m/h2: file has multiple links\n",
+		 fx_root);
+	ck_assert_ptr_nonnull(strstr(logbuf, h1));
+	ck_assert_ptr_nonnull(strstr(logbuf, h2));
+	ck_assert_uint_eq(strlen(logbuf), strlen(h1) + strlen(h2));
 }
 END_TEST
 
@@ -296,14 +328,15 @@ START_TEST(test_selinux_restorecon_skip_multilink_single_path)
 {
 	multilink_tree();
 	ck_assert_int_eq(restore("m/h2", SELINUX_RESTORECON_SKIP_MULTILINK), 0);
-	ck_assert_str_eq(label_of("m/h1"), OLD);
+	ck_assert_str_eq(label_of("m/h1"),
+			 SINCE_311 ? OLD : "system_u:object_r:m_t:s0");
 	ck_assert_int_eq(restore("m/sub", SELINUX_RESTORECON_SKIP_MULTILINK),
 			 0);
 	ck_assert_str_eq(label_of("m/sub"), "system_u:object_r:m_t:s0");
 }
 END_TEST
 
-START_TEST(test_selinux_restorecon_skip_multilink_verbose)
+START_TEST(test_selinux_restorecon_skip_multilink_logged)
 {
 	char want[4200];
 
@@ -311,10 +344,23 @@ START_TEST(test_selinux_restorecon_skip_multilink_verbose)
 	ck_assert_int_eq(restore("m/h1", SELINUX_RESTORECON_SKIP_MULTILINK |
 					     SELINUX_RESTORECON_VERBOSE),
 			 0);
-	snprintf(want, sizeof(want), "Skipping %s/m/h1: it has 2 hard links\n",
-		 fx_root);
+	if (SINCE_311)
+		snprintf(want, sizeof(want),
+			 "Skipping %s/m/h1: file has multiple links\n",
+			 fx_root);
+	else
+		snprintf(want, sizeof(want),
+			 "Relabeled %s/m/h1 from %s to "
+			 "system_u:object_r:m_t:s0\n",
+			 fx_root, OLD);
 	ck_assert_str_eq(logbuf, want);
-	ck_assert_str_eq(label_of("m/h1"), OLD);
+	ck_assert_str_eq(label_of("m/h1"),
+			 SINCE_311 ? OLD : "system_u:object_r:m_t:s0");
+	/* without VERBOSE: the same line from 3.11, nothing before */
+	label_file("m/h1", OLD);
+	logbuf[0] = '\0';
+	ck_assert_int_eq(restore("m/h1", SELINUX_RESTORECON_SKIP_MULTILINK), 0);
+	ck_assert_str_eq(logbuf, SINCE_311 ? want : "");
 }
 END_TEST
 
@@ -324,6 +370,45 @@ START_TEST(test_selinux_restorecon_multilink_relabelled_by_default)
 	ck_assert_int_eq(restore("m", SELINUX_RESTORECON_RECURSE), 0);
 	ck_assert_str_eq(label_of("m/h1"), "system_u:object_r:m_t:s0");
 	ck_assert_str_eq(label_of("m/h2"), "system_u:object_r:m_t:s0");
+}
+END_TEST
+
+/* The messages that follow the release ---------------------------------- */
+
+START_TEST(test_selinux_restorecon_unlabelled_logged)
+{
+	static const char *const l[] = {"/u\t--\tsystem_u:object_r:new_t:s0",
+					NULL};
+	char want[4200];
+
+	fx_writes("u", "");
+	specs(l);
+	ck_assert_int_eq(restore("u", SELINUX_RESTORECON_NOCHANGE |
+					  SELINUX_RESTORECON_VERBOSE),
+			 0);
+	/* 3.4: its null context through "%s"; 3.8.1 and 3.11 say so */
+	snprintf(want, sizeof(want),
+		 "Would relabel %s/u from %s to system_u:object_r:new_t:s0\n",
+		 fx_root, core_compat >= 308 ? "<no context>" : "(null)");
+	ck_assert_str_eq(logbuf, want);
+}
+END_TEST
+
+START_TEST(test_selinux_restorecon_missing_logged)
+{
+	static const char *const l[] = {"/u\t--\tsystem_u:object_r:new_t:s0",
+					NULL};
+	char want[4200];
+
+	specs(l);
+	errno = 0;
+	ck_assert_int_eq(restore("nope", SELINUX_RESTORECON_RECURSE), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	/* 3.11 names the open() it starts with */
+	snprintf(want, sizeof(want),
+		 "%s(%s/nope) failed: No such file or directory\n",
+		 SINCE_311 ? "open" : "lstat", fx_root);
+	ck_assert_str_eq(logbuf, want);
 }
 END_TEST
 
@@ -343,9 +428,11 @@ static Suite *suite(void)
 		       test_selinux_restorecon_set_user_role_with_specfile_ctx);
 	tcase_add_test(tc, test_selinux_restorecon_skip_multilink_walk);
 	tcase_add_test(tc, test_selinux_restorecon_skip_multilink_single_path);
-	tcase_add_test(tc, test_selinux_restorecon_skip_multilink_verbose);
+	tcase_add_test(tc, test_selinux_restorecon_skip_multilink_logged);
 	tcase_add_test(tc,
 		       test_selinux_restorecon_multilink_relabelled_by_default);
+	tcase_add_test(tc, test_selinux_restorecon_unlabelled_logged);
+	tcase_add_test(tc, test_selinux_restorecon_missing_logged);
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(tn, setup, teardown);
