@@ -25,8 +25,11 @@
  *     -V
  *         Print the binary format version written, and exit.
  *     -F version
- *         Write format 5 (the default, read by libselinux 2.7 to 3.7) or 6
- *         (read by libselinux 3.8 and later).
+ *         Write format 5 (read by libselinux 2.7 to 3.7) or 6 (read by
+ *         libselinux 3.8 and later).  The default is the format of the
+ *         release the library was built for (meson -Dcompat): 5 for 3.4,
+ *         6 for 3.8 and 3.11, written byte for byte as that release's
+ *         sefcontext_compile writes it.
  *     -I
  *         Write the index image only (see INDEX), not fc_file.bin; with
  *         -o, to out_file.
@@ -74,6 +77,7 @@
 #include <pcre2.h>
 #include <sepol/sepol.h>
 
+#include "core/compat.h"
 #include "label/internal.h"
 
 static const char *policy_file;
@@ -101,13 +105,18 @@ static void usage(const char *prog)
 		"         <pointer width>-<size type width>-<endianness>, e.g.,\n\t"
 		"         \"8-8-el\" for x86_64.\n\t"
 		"-V       Print binary output format version and exit.\n\t"
-		"-F       Binary output format version: 5 (the default, read\n\t"
-		"         by libselinux 2.7 to 3.7) or 6 (big-endian, read by\n\t"
-		"         libselinux 3.8 and later).\n\t"
+		"%s"
 		"-I       Write the index image (base.idx) only.\n\t"
 		"-N       Do not write the index image.\n\t"
 		"fc_file  The text based file contexts file to be processed.\n",
-		prog);
+		prog,
+		compat_since(3, 8)
+		    ? "-F       Binary output format version: 5 (read by\n\t"
+		      "         libselinux 2.7 to 3.7) or 6 (the default,\n\t"
+		      "         big-endian, read by libselinux 3.8 and later).\n\t"
+		    : "-F       Binary output format version: 5 (the default, read\n\t"
+		      "         by libselinux 2.7 to 3.7) or 6 (big-endian, read by\n\t"
+		      "         libselinux 3.8 and later).\n\t");
 	exit(EXIT_FAILURE);
 }
 
@@ -148,7 +157,8 @@ int main(int argc, char **argv)
 	const char *out = NULL, *in;
 	char *def = NULL;
 	bool no_regex = false, index_only = false, no_index = false;
-	int version = 5;
+	/* The format of the release the library replaces (-Dcompat). */
+	int version = compat_since(3, 8) ? 6 : 5;
 	char *end;
 	const char *what;
 	struct stat st;

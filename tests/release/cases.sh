@@ -224,6 +224,25 @@ c rc.real.after python3 /opt/rel/pycases.py dump /dev/stdout /srv/t/real2
 c rc.real.again restorecon -R -v -D /srv/t/real2
 c digests selabel_get_digests_all_partial_matches -r /srv/t/real2
 c digests.etc selabel_get_digests_all_partial_matches /etc
+# which specs the partial-match digest takes, in which order: specs in
+# several nodes of the version 6 tree (the root, srv, srv/t and below),
+# one path with two file types, and a <<none>> among them
+printf '%s\n' '/.*	system_u:object_r:default_t:s0' \
+	'/srv(/.*)?	system_u:object_r:var_t:s0' \
+	'/srv/t(/.*)?	system_u:object_r:etc_t:s0' \
+	'/srv/t/x	--	system_u:object_r:tmp_t:s0' \
+	'/srv/t/d(/.*)?	system_u:object_r:usr_t:s0' \
+	'/srv/t/d/e/f	system_u:object_r:lib_t:s0' \
+	'/srv/t	-d	system_u:object_r:bin_t:s0' \
+	'/srv/t	--	system_u:object_r:man_t:s0' \
+	'/srv/tt/x	system_u:object_r:src_t:s0' \
+	'/srv/[^/]+/z	system_u:object_r:shadow_t:s0' > $W/fc-digest
+printf '%s\n' '/srv/t	-d	system_u:object_r:bin_t:s0' \
+	'/srv/t(/.*)?	<<none>>' \
+	'/.*	system_u:object_r:default_t:s0' > $W/fc-digest-none
+c digests.small selabel_get_digests_all_partial_matches -f $W/fc-digest /srv/t
+c digests.small.srv selabel_get_digests_all_partial_matches -f $W/fc-digest /srv
+c digests.none selabel_get_digests_all_partial_matches -f $W/fc-digest-none /srv/t
 
 # ---- policycoreutils-python-utils: semanage reading the root's policy
 # store (python3-semanage, sepolicy, setools over the library), audit2why

@@ -668,6 +668,13 @@ struct fc_data *fc_cur(const struct selabel_handle *h);
  * index image turned out corrupt: the files'), or NULL. */
 struct fc_data *fc_retry(struct selabel_handle *h, struct fc_data *d);
 
+/* fc_partial6.c: selabel_hash_all_partial_matches as libselinux 3.8.1
+ * and 3.11 compute it (the build's release, compat_since(3, 8)), for the
+ * normalised key: 1 and digest, 0 (no digest) or -errno (-EINVAL: a
+ * regex PCRE2 rejects, or an index image that does not check out). */
+int fc_hash_partial6(struct fc_data *d, const char *key,
+		     uint8_t digest[LBL_SHA1_LEN]);
+
 /* fc_explain.c: selabel_lookup_explain() of the file backend: 0 and
  * *exp, or -errno. */
 struct selabel_explanation;

@@ -36,9 +36,9 @@
  * ".^$?*+|[({])}" and escapes only those and "-_,"; the literal is the
  * regex with its backslashes dropped.  Nodes hold their literal specs
  * sorted by strcmp of the literal (3.8 binary-searches them and takes
- * the first of equal ones whose file kind fits; equal ones come by file
- * kind, the wildcard last, in 3.8, in qsort's order in later releases)
- * and their regex specs in
+ * the first of equal ones whose file kind fits; 3.8.1 writes equal ones
+ * by file kind, 7 down to 1, the wildcard last, 3.11 in file order:
+ * fc_bin6_write.c) and their regex specs in
  * source order; 3.8 answers with a literal spec before any regex spec,
  * else with the matching regex spec of the highest line.
  *
@@ -48,8 +48,9 @@
  * reverse file order.  The serialized regexes are skipped, as in
  * fc_bin.c.  A literal spec's line is not stored, so between two literal
  * specs of one path whose file kinds overlap, the text's order is lost:
- * we answer as 3.8+ does (the first in the file).  Our writer orders such
- * specs last line first, so that 3.8 and we both answer as the text.
+ * we answer as 3.8+ does (the first in the file).  Built for 3.4, our
+ * writer orders such specs last line first, so that 3.8 and we both
+ * answer as the text; built for 3.8 or 3.11, as that release does.
  */
 
 const uint32_t fc_bin6_kind_mode[FC_BIN6_KINDS] = {

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/compat.h"
 #include "fc.h"
 
 /*
@@ -34,7 +35,16 @@ struct wr6 {
 	uint8_t *b; /* the output */
 	size_t n, cap;
 	bool no_regex;
+	unsigned order; /* whose order of equal literals (cmp_lit) */
 };
+
+/* lbl_test_bin6_order(): 0, or the release whose order to follow. */
+static unsigned test_order;
+
+void lbl_test_bin6_order(unsigned release)
+{
+	test_order = release;
+}
 
 /* Room for one more of n elements of size in *p (*cap of them). */
 static int grow(void **p, uint32_t *cap, uint32_t n, size_t size)
@@ -151,16 +161,47 @@ static int cmp_kid(const void *a, const void *b)
 		      ((const struct wnode *)b)->stem);
 }
 
-/* Literal specs by literal; among equal ones the last in the file first,
- * which 3.8 then answers with, as Debian 12's library does from the
- * text (and as our reader does from this order). */
+/* A file mode's kind in version 6 (0: any). */
+static uint8_t kind_of(uint32_t mode)
+{
+	for (uint8_t k = 1; k < FC_BIN6_KINDS; k++)
+		if (fc_bin6_kind_mode[k] == mode)
+			return k;
+	return 0;
+}
+
+/*
+ * Literal specs by literal.  Equal ones (one path, several file types)
+ * in the order of the release the build follows, each measured with the
+ * release's sefcontext_compile on specs of one path with every file
+ * type, in several orders (README, "Today's releases"):
+ *   3.8.1: by file kind, from 7 (regular file) down to 1 (directory),
+ *          the wildcard (0) last; one kind in file order;
+ *   3.11:  in file order;
+ *   ours for 3.4 (-F 6): the last in the file first, which 3.8 and later
+ *          answer with (they take the first whose kind fits), as Debian
+ *          12's library does from the text (and as our reader does from
+ *          this order).
+ */
 static int cmp_lit(const void *a, const void *b, void *u)
 {
 	const struct wr6 *w = u;
 	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
 	int c = strcmp(w->lit[i], w->lit[j]);
+	uint8_t ki, kj;
 
-	return c ? c : (i < j) - (i > j);
+	if (c)
+		return c;
+	if (w->order >= 311)
+		return (i > j) - (i < j);
+	if (w->order >= 308) {
+		ki = kind_of(w->spec[i].mode);
+		kj = kind_of(w->spec[j].mode);
+		if (ki != kj)
+			return (ki < kj) - (ki > kj);
+		return (i > j) - (i < j);
+	}
+	return (i < j) - (i > j);
 }
 
 static void sort_node(struct wr6 *w, struct wnode *n)
@@ -252,14 +293,6 @@ static int put_str(struct wr6 *w, const char *s)
 	if ((e = put_u16(w, n)) < 0)
 		return e;
 	return put(w, s, n);
-}
-
-static uint8_t kind_of(uint32_t mode)
-{
-	for (uint8_t k = 1; k < FC_BIN6_KINDS; k++)
-		if (fc_bin6_kind_mode[k] == mode)
-			return k;
-	return 0;
 }
 
 /* 3.8's prefix_len of a regex spec: the characters before its first
@@ -428,7 +461,9 @@ static int cmp_line(const void *a, const void *b)
 int fc_write_bin6(struct fc_data *d, int fd, bool no_regex)
 {
 	_cleanup_free_ struct fc_spec *spec = NULL;
-	struct wr6 w = {.nspec = d->nspec, .no_regex = no_regex};
+	struct wr6 w = {.nspec = d->nspec,
+			.no_regex = no_regex,
+			.order = test_order ? test_order : core_compat};
 	struct wnode root = {0};
 	uint32_t size = 16;
 	int e = -ENOMEM;

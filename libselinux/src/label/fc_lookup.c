@@ -1,6 +1,7 @@
 /* label/fc_lookup.c: the file backend's lookup operations. */
 #include <string.h>
 
+#include "../core/compat.h"
 #include "fc.h"
 
 /* Is there a "//" in key?  (memmem's setup costs more than this on a
@@ -330,6 +331,14 @@ static int fc_hash_all_partial(struct selabel_handle *h, const char *key,
 	r = fc_key(d, key, buf, sizeof(buf), &k, &klen, NULL);
 	if (r < 0)
 		return r;
+	if (compat_since(3, 8)) {
+		/* another walk, another hash (fc_partial6.c) */
+		r = fc_hash_partial6(d, k, digest);
+		if (r == -EINVAL && (d2 = fc_retry(h, d)))
+			r = fc_hash_partial6(d2, k, digest);
+		fc_key_free(k, key, buf);
+		return r;
+	}
 	lbl_sha1_init(&hs.sha);
 	r = each_partial(d, k, hash_one, &hs);
 	if (r == -EINVAL && (d2 = fc_retry(h, d))) {

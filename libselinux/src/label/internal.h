@@ -119,6 +119,12 @@ int lbl_fc_compile(const char *in, const char *out, int version,
 		   bool no_regex, int (*validate)(const char *ctx), int *stage,
 		   const char **what);
 
+/* Test hook (fc_bin6_write.c): write version 6 files with the order of
+ * equal literal specs of release (308: 3.8.1's, 311: 3.11's, 304: ours
+ * for 3.4) instead of the build's; 0 restores the build's.  Not
+ * exported. */
+void lbl_test_bin6_order(unsigned release);
+
 /* fc_image_write.c: write base's index image, base.idx (or out, if not
  * NULL) (fc_image.h), for what a default selabel_open of base reads
  * (base, .homedirs, .local, as text or .bin, .subs, .subs_dist).  0 or

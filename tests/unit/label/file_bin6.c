@@ -603,6 +603,122 @@ START_TEST(test_lbl_fc_compile_other_version_refused)
 }
 END_TEST
 
+/*
+ * The order of literal specs of one path (several file types) in a node,
+ * as each release's sefcontext_compile writes it (measured in trixie's
+ * and sid's roots with their own program on the same text): 3.8.1 by
+ * file kind from 7 (regular file) down to 1 (directory), the wildcard
+ * last, one kind in file order; 3.11 in file order; ours built for 3.4
+ * the last line first.  Each spec has a context of its own (its line),
+ * so the root node's literal specs name their lines.
+ */
+static const char order_text[] = "/p\t-d\tu:r:l1:s0\n"
+				 "/p\t\tu:r:l2:s0\n"
+				 "/p\t--\tu:r:l3:s0\n"
+				 "/p\t-l\tu:r:l4:s0\n"
+				 "/p\t-c\tu:r:l5:s0\n"
+				 "/q\\-r\t--\tu:r:l6:s0\n"
+				 "/q-r\t--\tu:r:l7:s0\n"
+				 "/.*\t\tu:r:l8:s0\n";
+
+static uint32_t get_be(const char *buf, size_t len, size_t *at, int n)
+{
+	uint32_t v = 0;
+
+	ck_assert_uint_le(*at + n, len);
+	for (int i = 0; i < n; i++)
+		v = v << 8 | (uint8_t)buf[(*at)++];
+	return v;
+}
+
+/* Past a string of a length of n bytes. */
+static void skip(const char *buf, size_t len, size_t *at, int n)
+{
+	uint32_t k = get_be(buf, len, at, n);
+
+	*at += k;
+}
+
+/* The lines (contexts "u:r:lN:s0") of the root node's literal specs of
+ * the version 6 file rel, in file order, as digits: "53412...". */
+static void root_literals(const char *rel, char *out, size_t outlen)
+{
+	size_t len, at = 8, o = 0;
+	char *buf = fx_read(rel, &len);
+	char ctx[16][16];
+	uint32_t nctx, nlit;
+
+	ck_assert_ptr_nonnull(buf);
+	skip(buf, len, &at, 4); /* PCRE2 version */
+	skip(buf, len, &at, 4); /* arch */
+	at += 8;
+	nctx = get_be(buf, len, &at, 4);
+	ck_assert_uint_le(nctx, 16);
+	for (uint32_t i = 0; i < nctx; i++) {
+		uint32_t n = get_be(buf, len, &at, 2);
+
+		ck_assert_uint_lt(n, sizeof(ctx[i]));
+		ck_assert_uint_le(at + n, len);
+		memcpy(ctx[i], buf + at, n);
+		ctx[i][n] = '\0';
+		at += n;
+	}
+	skip(buf, len, &at, 2); /* the root's stem */
+	nlit = get_be(buf, len, &at, 4);
+	for (uint32_t i = 0; i < nlit; i++) {
+		uint32_t c = get_be(buf, len, &at, 4);
+
+		ck_assert_uint_ge(c, 1);
+		ck_assert_uint_le(c, nctx);
+		ck_assert_uint_lt(o + 1, outlen);
+		/* "u:r:lN:s0": N */
+		out[o++] = ctx[c - 1][5];
+		skip(buf, len, &at, 2); /* regex */
+		skip(buf, len, &at, 2); /* literal */
+		at += 1;		/* kind */
+	}
+	out[o] = '\0';
+	free(buf);
+}
+
+static void check_order(unsigned release, const char *want)
+{
+	const char *what;
+	int stage;
+	char got[32];
+
+	fx_writes("t/fc", order_text);
+	fx_mkdir("b");
+	lbl_test_bin6_order(release);
+	ck_assert_int_eq(lbl_fc_compile(fx_path("t/fc"), fx_path("b/fc.bin"), 6,
+					true, NULL, &stage, &what),
+			 0);
+	lbl_test_bin6_order(0);
+	root_literals("b/fc.bin", got, sizeof(got));
+	ck_assert_msg(!strcmp(got, want), "release %u: lines %s, want %s",
+		      release, got, want);
+}
+
+START_TEST(test_lbl_fc_compile_v6_literal_order_3_8)
+{
+	/* /p: reg (3), lnk (4), chr (5), dir (1), any (2); /q-r: one kind,
+	 * file order. */
+	check_order(308, "3451267");
+}
+END_TEST
+
+START_TEST(test_lbl_fc_compile_v6_literal_order_3_11)
+{
+	check_order(311, "1234567");
+}
+END_TEST
+
+START_TEST(test_lbl_fc_compile_v6_literal_order_3_4)
+{
+	check_order(304, "5432176");
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("label_file_bin6");
@@ -629,6 +745,9 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_lbl_fc_compile_v6_round_trip);
 	tcase_add_test(tc, test_lbl_fc_compile_other_version_refused);
+	tcase_add_test(tc, test_lbl_fc_compile_v6_literal_order_3_8);
+	tcase_add_test(tc, test_lbl_fc_compile_v6_literal_order_3_11);
+	tcase_add_test(tc, test_lbl_fc_compile_v6_literal_order_3_4);
 	suite_add_tcase(s, tc);
 	return s;
 }
