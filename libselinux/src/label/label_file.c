@@ -121,7 +121,9 @@ static int load_one(struct selabel_handle *h, struct fc_data *d,
  * a version we do not read is skipped as the reference skips it: the
  * answer is the other file's, or ENOENT without one (the reference's
  * errno is left over from the other file, or from its failed stat); we
- * log that once, so such a file is not tried twice.
+ * log that once, so such a file is not tried twice.  Built for 3.8 or
+ * later, a .bin older than version 6 is an ordinary failure (EINVAL,
+ * fc_parse_bin), tried twice when alone, as those releases do.
  */
 static int process_file(struct selabel_handle *h, struct fc_data *d,
 			const char *path, const char *prefix)
