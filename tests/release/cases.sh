@@ -66,6 +66,34 @@ printf '%s\n' '/srv/p/l.*	system_u:object_r:tmp_t:s0' \
 	'/srv/p/home.*	system_u:object_r:shadow_t:s0' \
 	> $W/pol/contexts/files/file_contexts.local
 PP="/srv/p/lit /srv/p/lit2 /srv/p/re1 /srv/p/re2 /srv/p/both /srv/p/both2 /srv/p/both3 /srv/p/both4 /srv/p/home /srv/p/late /srv/p/later /srv/p/x"
+# the same literal path several times: in one file, with each pair of
+# file types (no type, -d -c -b -s -p -l --), and across file_contexts,
+# .homedirs and .local, with and without types (matchpathcon -P, -m)
+mkdir -p $W/pol2/contexts/files
+u=system_u:object_r
+PQ=""
+for x in n d c b s p l f; do for y in n d c b s p l f; do
+	[ $x = $y ] && continue
+	PQ="$PQ /q/$x$y"
+	for t in $x:usr_t $y:etc_t; do
+		case ${t%%:*} in n) m="";; f) m="--	";; *) m="-${t%%:*}	";; esac
+		printf '%s\n' "/q/$x$y	$m$u:${t#*:}:s0"
+	done
+done; done > $W/pol2/contexts/files/file_contexts
+for k in a:local h:homedirs; do
+	x=${k%%:*} f=${k#*:}
+	case $f in local) t=tmp_t;; *) t=user_home_t;; esac
+	printf '%s\n' "/q/${x}1	$u:usr_t:s0" "/q/${x}2	-d	$u:usr_t:s0" \
+		"/q/${x}3	$u:usr_t:s0" "/q/${x}5	--	$u:usr_t:s0" \
+		"/q/${x}6	-d	$u:usr_t:s0" >> $W/pol2/contexts/files/file_contexts
+	printf '%s\n' "/q/${x}1	$u:net_conf_t:s0" "/q/${x}2	$u:net_conf_t:s0" \
+		"/q/${x}3	-d	$u:net_conf_t:s0" "/q/${x}5	-d	$u:net_conf_t:s0" \
+		"/q/${x}6	--	$u:net_conf_t:s0" "/q/hl	$u:$t:s0" \
+		"/q/dup	$u:usr_t:s0" "/q/dup	$u:etc_t:s0" \
+		> $W/pol2/contexts/files/file_contexts.$f
+	PQ="$PQ /q/${x}1 /q/${x}2 /q/${x}3 /q/${x}5 /q/${x}6"
+done
+PQ="$PQ /q/hl /q/dup"
 
 P="/etc/passwd /etc/shadow /etc/hosts /etc/hostname /etc/group /etc/fstab /bin/sh /usr/bin/ls /usr/sbin/sshd /var/run /run/utmp /home/alice /home/alice/.ssh /home/alice/.bashrc /var/www/t/index.html /var/www/t/cgi-bin/run /tmp/rel-x /srv/t /dev/null /proc/self /nonexistent/x"
 
@@ -89,6 +117,9 @@ c mp.p matchpathcon -p /etc /etc/passwd /usr/bin/ls
 c mp.P matchpathcon -P /etc/selinux/default /etc/passwd
 c prec matchpathcon -P $W/pol $PP
 c prec.dir matchpathcon -P $W/pol -m dir $PP
+c prec2 matchpathcon -P $W/pol2 $PQ
+c prec2.dir matchpathcon -P $W/pol2 -m dir $PQ
+c prec2.file matchpathcon -P $W/pol2 -m file $PQ
 c mp.v5 matchpathcon -f $V5 /etc/passwd /etc/shadow /home/alice/.ssh
 c sl.file selabel_lookup -b file -k /etc/shadow
 c sl.mode selabel_lookup -b file -k /var/run -t 16384

@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#include "../core/compat.h"
 #include "fc.h"
 #include "fc_image.h"
 
@@ -165,8 +166,95 @@ static int process_file(struct selabel_handle *h, struct fc_data *d,
 	return r;
 }
 
+/* Literal specs lit[0, n) by their regex, then by position. */
+static int cmp_lit_pos(const void *a, const void *b, void *u)
+{
+	const struct fc_spec *lit = u;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	int c = strcmp(lit[i].regex, lit[j].regex);
+
+	return c ? c : (i > j) - (i < j);
+}
+
+/* The kind of a file type in 3.8's order (fc_bin6_kind_mode): 0 any,
+ * then dir, chr, blk, sock, fifo, lnk, reg. */
+static unsigned kind_of(uint32_t mode)
+{
+	for (unsigned k = 1; k < FC_BIN6_KINDS; k++)
+		if (fc_bin6_kind_mode[k] == mode)
+			return k;
+	return 0;
+}
+
+/* A literal spec and where it was read (its position before sorting):
+ * ordered so that the one that should win comes last. */
+struct lit_rank {
+	struct fc_spec sp;
+	uint32_t pos;
+};
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct lit_rank *x = a, *y = b;
+	uint32_t kx, ky;
+
+	if (compat_since(3, 11)) {
+		/* 3.11: the later file wins; within a file, the first. */
+		kx = x->sp.file;
+		ky = y->sp.file;
+	} else {
+		/* 3.8.1: the kind with the higher number (reg, lnk, fifo,
+		 * sock, blk, chr, dir, then no type); among equal kinds
+		 * the spec read first, whatever its file. */
+		kx = kind_of(x->sp.mode);
+		ky = kind_of(y->sp.mode);
+	}
+	if (kx != ky)
+		return (kx > ky) - (kx < ky);
+	return (x->pos < y->pos) - (x->pos > y->pos);
+}
+
+/*
+ * Specs of the same literal path: the lookup takes the last one whose
+ * file type fits, the spec read last for 3.4.  The later releases rank
+ * them otherwise (measured with matchpathcon -P on file_contexts,
+ * .homedirs and .local holding the same path with and without file
+ * types, and with each pair of types: cases.sh "prec"): each group is
+ * reordered in the places it holds, nothing else moves.
+ */
+static int rank_literals(struct fc_spec *lit, uint32_t n)
+{
+	_cleanup_free_ uint32_t *ix = NULL;
+	_cleanup_free_ struct lit_rank *g = NULL;
+
+	if (!compat_since(3, 8) || n < 2)
+		return 0;
+	ix = malloc(n * sizeof(*ix));
+	g = malloc(n * sizeof(*g));
+	if (!ix || !g)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		ix[i] = i;
+	qsort_r(ix, n, sizeof(*ix), cmp_lit_pos, lit);
+	for (uint32_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && !strcmp(lit[ix[a]].regex,
+						   lit[ix[b]].regex); b++)
+			;
+		if (b - a < 2)
+			continue;
+		for (uint32_t k = a; k < b; k++)
+			g[k - a] = (struct lit_rank){ lit[ix[k]], ix[k] };
+		qsort(g, b - a, sizeof(*g), cmp_rank);
+		/* ix[a, b) are the group's places, in ascending order */
+		for (uint32_t k = a; k < b; k++)
+			lit[ix[k]] = g[k - a].sp;
+	}
+	return 0;
+}
+
 /* The reference's order: regex specs, then literal ones, each group in
- * the order read; later specs win. */
+ * the order read; later specs win (literal specs of one path: see
+ * rank_literals). */
 static int sort_specs(struct fc_data *d)
 {
 	uint32_t nlit = 0, o = 0, k = 0;
@@ -176,8 +264,10 @@ static int sort_specs(struct fc_data *d)
 	 * move down, the literal ones follow. */
 	for (uint32_t i = 0; i < d->nspec; i++)
 		nlit += !d->spec[i].meta;
-	if (!nlit || nlit == d->nspec)
+	if (!nlit)
 		return 0;
+	if (nlit == d->nspec)
+		return rank_literals(d->spec, nlit);
 	lit = malloc(nlit * sizeof(*lit));
 	if (!lit)
 		return -ENOMEM;
@@ -189,7 +279,7 @@ static int sort_specs(struct fc_data *d)
 	}
 	memcpy(d->spec + o, lit, nlit * sizeof(*lit));
 	free(lit);
-	return 0;
+	return rank_literals(d->spec + o, nlit);
 }
 
 static int cmp_regex(const void *a, const void *b, void *u)
