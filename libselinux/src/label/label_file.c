@@ -190,7 +190,10 @@ static unsigned kind_of(uint32_t mode)
  * ordered so that the one that should win comes last. */
 struct lit_rank {
 	struct fc_spec sp;
-	uint32_t pos;
+	int64_t ord; /* the order read within its file: its position, or,
+		      * from a version 6 .bin (whose reader gives literal
+		      * specs last one in the file first, fc_bin6.c), its
+		      * position negated */
 };
 
 static int cmp_rank(const void *a, const void *b)
@@ -208,10 +211,19 @@ static int cmp_rank(const void *a, const void *b)
 		 * the spec read first, whatever its file. */
 		kx = kind_of(x->sp.mode);
 		ky = kind_of(y->sp.mode);
+		if (kx == ky && x->sp.file != y->sp.file)
+			return x->sp.file < y->sp.file ? 1 : -1;
 	}
 	if (kx != ky)
 		return (kx > ky) - (kx < ky);
-	return (x->pos < y->pos) - (x->pos > y->pos);
+	return (x->ord < y->ord) - (x->ord > y->ord);
+}
+
+static bool ends_bin(const char *f)
+{
+	size_t n = strlen(f);
+
+	return n >= 4 && !strcmp(f + n - 4, ".bin");
 }
 
 /*
@@ -222,7 +234,8 @@ static int cmp_rank(const void *a, const void *b)
  * types, and with each pair of types: cases.sh "prec"): each group is
  * reordered in the places it holds, nothing else moves.
  */
-static int rank_literals(struct fc_spec *lit, uint32_t n)
+static int rank_literals(const struct fc_data *d, struct fc_spec *lit,
+			 uint32_t n)
 {
 	_cleanup_free_ uint32_t *ix = NULL;
 	_cleanup_free_ struct lit_rank *g = NULL;
@@ -242,8 +255,14 @@ static int rank_literals(struct fc_spec *lit, uint32_t n)
 			;
 		if (b - a < 2)
 			continue;
-		for (uint32_t k = a; k < b; k++)
-			g[k - a] = (struct lit_rank){ lit[ix[k]], ix[k] };
+		for (uint32_t k = a; k < b; k++) {
+			const struct fc_spec *sp = &lit[ix[k]];
+			bool v6 = sp->file < d->nfiles &&
+				  ends_bin(d->files[sp->file]);
+
+			g[k - a] = (struct lit_rank){
+				*sp, v6 ? -(int64_t)ix[k] : (int64_t)ix[k] };
+		}
 		qsort(g, b - a, sizeof(*g), cmp_rank);
 		/* ix[a, b) are the group's places, in ascending order */
 		for (uint32_t k = a; k < b; k++)
@@ -267,7 +286,7 @@ static int sort_specs(struct fc_data *d)
 	if (!nlit)
 		return 0;
 	if (nlit == d->nspec)
-		return rank_literals(d->spec, nlit);
+		return rank_literals(d, d->spec, nlit);
 	lit = malloc(nlit * sizeof(*lit));
 	if (!lit)
 		return -ENOMEM;
@@ -279,7 +298,7 @@ static int sort_specs(struct fc_data *d)
 	}
 	memcpy(d->spec + o, lit, nlit * sizeof(*lit));
 	free(lit);
-	return rank_literals(d->spec + o, nlit);
+	return rank_literals(d, d->spec + o, nlit);
 }
 
 static int cmp_regex(const void *a, const void *b, void *u)
