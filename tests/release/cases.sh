@@ -95,6 +95,39 @@ for k in a:local h:homedirs; do
 done
 PQ="$PQ /q/hl /q/dup"
 
+# selabel_cmp: small pairs that tell how specs are compared (regex
+# order, literal order, file types, contexts, path components), and
+# setfiles -W on specs of every file type in several components
+mkdir -p $W/cmp
+m() { f=$W/cmp/$1; shift; printf '%s\n' "$@" > $f; }
+m ra "/a.*	$u:etc_t:s0"; m rab "/a.*	$u:etc_t:s0" "/b.*	$u:etc_t:s0"
+m rb "/b.*	$u:etc_t:s0"; m rba "/b.*	$u:etc_t:s0" "/a.*	$u:etc_t:s0"
+m rac "/a.*	$u:tmp_t:s0"; m rad "/a.*	-d	$u:etc_t:s0"
+m rbad "/b.*	$u:etc_t:s0" "/a.*	$u:etc_t:s0" "/d.*	$u:etc_t:s0"
+m racd "/a.*	$u:etc_t:s0" "/c.*	$u:etc_t:s0" "/d.*	$u:etc_t:s0"
+m lxy "/x	$u:etc_t:s0" "/y	$u:etc_t:s0"; m lyx "/y	$u:bin_t:s0" "/x	$u:etc_t:s0"
+m lxz "/x	$u:etc_t:s0" "/z	$u:etc_t:s0"; m lx "/x	$u:etc_t:s0"
+m lxd "/x	-d	$u:etc_t:s0"; m lxf "/x	--	$u:etc_t:s0"
+m lxdf "/x	-d	$u:etc_t:s0" "/x	--	$u:etc_t:s0"
+m lxnd "/x	$u:etc_t:s0" "/x	-d	$u:etc_t:s0"
+m rax "/a.*	$u:etc_t:s0" "/x	$u:etc_t:s0"
+m raxy "/a.*	$u:etc_t:s0" "/x	$u:etc_t:s0" "/y	$u:etc_t:s0"
+m rabx "/a.*	$u:etc_t:s0" "/b.*	$u:etc_t:s0" "/x	$u:etc_t:s0"
+m ua "/usr/lib/a.*	$u:etc_t:s0"; m ub "/usr/lib/b.*	$u:etc_t:s0"
+m ux "/usr/lib/x	$u:etc_t:s0"; m eq "/etc/q	$u:etc_t:s0"
+m raeq "/a.*	$u:etc_t:s0" "/etc/q	$u:etc_t:s0"
+m eqr "/etc/q	$u:etc_t:s0" "/etc/r	$u:etc_t:s0"
+m kac "/k/a/x	$u:etc_t:s0" "/k/c/x	$u:etc_t:s0"
+m kbc "/k/b/x	$u:etc_t:s0" "/k/c/x	$u:etc_t:s0"
+SCMP="rab:ra rab:rb rb:rab rab:rba ra:rb ra:rac ra:rad rbad:racd lxy:lyx lxy:lx lxy:lxz lx:lxd lxd:lx lxd:lxf lxdf:lxd lxdf:lxf lxnd:lxd rax:lx rax:raxy raxy:rabx rabx:raxy ua:ub ux:eq raeq:eqr kac:kbc kbc:kac"
+printf '%s\n' "/.*	$u:default_t:s0" "/w/a	$u:etc_t:s0" "/w/a2	-d	$u:etc_t:s0" \
+	"/w/b/c/d/e	--	$u:etc_t:s0" "/w/lost\+found	-d	$u:etc_t:s0" \
+	"/w/r.*	-c	$u:etc_t:s0" "/w/s.*	-b	$u:etc_t:s0" \
+	"/w/t.*	-s	$u:etc_t:s0" "/w/u.*	-p	$u:etc_t:s0" \
+	"/w/v.*	-l	$u:etc_t:s0" "/w/b/c/x.*	<<none>>" \
+	"/a(/.*)?	$u:bin_t:s0" "/w/\.h	$u:etc_t:s0" > $W/fc-types
+mkdir -p $W/empty
+
 P="/etc/passwd /etc/shadow /etc/hosts /etc/hostname /etc/group /etc/fstab /bin/sh /usr/bin/ls /usr/sbin/sshd /var/run /run/utmp /home/alice /home/alice/.ssh /home/alice/.bashrc /var/www/t/index.html /var/www/t/cgi-bin/run /tmp/rel-x /srv/t /dev/null /proc/self /nonexistent/x"
 
 # ---- selinux-utils
@@ -149,6 +182,7 @@ c sbm.none selabel_lookup_best_match -p /tmp/rel-x
 c scmp.same selabel_compare $FC $FC
 c scmp.diff selabel_compare $W/fc-small $W/fc-bad
 c scmp.home selabel_compare $FC $FC.homedirs
+c scmp.pairs sh -c 'for p in $2; do echo "== $p"; selabel_compare $1/${p%:*} $1/${p#*:} 2>&1; done' sh $W/cmp "$SCMP"
 c getenforce getenforce
 c selinuxenabled selinuxenabled
 c getsebool getsebool -a
@@ -220,6 +254,7 @@ c sf.nvF setfiles -n -v -F $FC /etc/hosts /etc/shadow /srv/t
 c sf.U setfiles -n -v -U $FC /etc/hosts /etc/shadow /srv/t
 c sf.A setfiles -n -v -A $FC /srv/t
 c sf.W setfiles -n -W $FC /etc /var/www /home /srv/t
+c sf.W.types setfiles -n -W $W/fc-types $W/empty
 c sf.d setfiles -n -d $FC /srv/t /home/alice
 c sf.c setfiles -c $POL $FC
 c sf.c.small setfiles -c $POL $W/fc-small
