@@ -127,6 +127,13 @@ printf '%s\n' "/.*	$u:default_t:s0" "/w/a	$u:etc_t:s0" "/w/a2	-d	$u:etc_t:s0" \
 	"/w/v.*	-l	$u:etc_t:s0" "/w/b/c/x.*	<<none>>" \
 	"/a(/.*)?	$u:bin_t:s0" "/w/\.h	$u:etc_t:s0" > $W/fc-types
 mkdir -p $W/empty
+# duplicate specs (setfiles validates): literal and regex ones, file types
+# equal or not, contexts equal or not, across path components
+printf '%s\n' "/d/x	$u:etc_t:s0" "/d/x	-d	$u:bin_t:s0" "/d/x	--	$u:etc_t:s0" \
+	"/d/x	-d	$u:etc_t:s0" "/r.*	$u:etc_t:s0" "/r.*	-d	$u:etc_t:s0" \
+	"/a/b/c.*	$u:bin_t:s0" "/a/b/c.*	$u:tmp_t:s0" "/e	$u:etc_t:s0" \
+	"/e	$u:etc_t:s0" "/b	$u:etc_t:s0" "/b	-l	$u:bin_t:s0" \
+	"/a/b/c.*	-p	$u:lib_t:s0" > $W/fc-dups
 
 P="/etc/passwd /etc/shadow /etc/hosts /etc/hostname /etc/group /etc/fstab /bin/sh /usr/bin/ls /usr/sbin/sshd /var/run /run/utmp /home/alice /home/alice/.ssh /home/alice/.bashrc /var/www/t/index.html /var/www/t/cgi-bin/run /tmp/rel-x /srv/t /dev/null /proc/self /nonexistent/x"
 
@@ -255,6 +262,7 @@ c sf.U setfiles -n -v -U $FC /etc/hosts /etc/shadow /srv/t
 c sf.A setfiles -n -v -A $FC /srv/t
 c sf.W setfiles -n -W $FC /etc /var/www /home /srv/t
 c sf.W.types setfiles -n -W $W/fc-types $W/empty
+c sf.dups setfiles -n $W/fc-dups $W/empty
 c sf.d setfiles -n -d $FC /srv/t /home/alice
 c sf.c setfiles -c $POL $FC
 c sf.c.small setfiles -c $POL $W/fc-small

@@ -181,7 +181,9 @@ static void sort_node(struct tree *t, struct tnode *n)
 		sort_node(t, &n->kid[i]);
 }
 
-static int tree_build(const struct fc_data *d, struct tree *t)
+/* The tree of d's specs read from files [0, nfiles). */
+static int tree_build(const struct fc_data *d, uint32_t nfiles,
+		      struct tree *t)
 {
 	int e;
 
@@ -193,8 +195,12 @@ static int tree_build(const struct fc_data *d, struct tree *t)
 	for (uint32_t i = 0; i < d->nspec; i++) {
 		const char *re = fc_regex(d, i);
 		size_t rlen = strlen(re);
-		ssize_t k = fc_bin6_simplify(re, rlen, NULL);
+		ssize_t k;
 		struct tnode *n;
+
+		if (fc_sfile(d, i) >= nfiles)
+			continue;
+		k = fc_bin6_simplify(re, rlen, NULL);
 
 		if (k >= 0) {
 			t->lit[i] = malloc(k + 1);
@@ -286,7 +292,7 @@ void fc_tree_stats(const struct fc_data *d, const uint8_t *used)
 {
 	struct tree t;
 
-	if (tree_build(d, &t) == 0)
+	if (tree_build(d, UINT32_MAX, &t) == 0)
 		stats_node(&t, &t.root, used);
 	tree_free(&t);
 }
@@ -519,7 +525,8 @@ enum selabel_cmp_result fc_tree_cmp(const struct fc_data *a,
 {
 	struct tree l, r;
 	enum selabel_cmp_result res = SELABEL_INCOMPARABLE;
-	int el = tree_build(a, &l), er = tree_build(b, &r);
+	int el = tree_build(a, UINT32_MAX, &l);
+	int er = tree_build(b, UINT32_MAX, &r);
 
 	if (!el && !er) {
 		unsigned f = cmp_node(&l, &r, &l.root, &r.root);
@@ -532,4 +539,72 @@ enum selabel_cmp_result fc_tree_cmp(const struct fc_data *a,
 	tree_free(&l);
 	tree_free(&r);
 	return res;
+}
+
+/* Whether specs x and y of d are for the same files: file types equal
+ * or either without one. */
+static bool types_meet(const struct fc_data *d, uint32_t x, uint32_t y)
+{
+	uint32_t mx = fc_smode(d, x), my = fc_smode(d, y);
+
+	return !mx || !my || mx == my;
+}
+
+static void dup_msg(const struct tree *t, const char *path, uint32_t x,
+		    uint32_t y)
+{
+	const struct fc_data *d = t->d;
+
+	if (strcmp(fc_ctx(d, x), fc_ctx(d, y)))
+		core_log(SELINUX_ERROR,
+			 "%s: Multiple different specifications for %s %s  "
+			 "(%s and %s).\n", path, kind_word(fc_smode(d, x)),
+			 shown(t, x), fc_ctx(d, x), fc_ctx(d, y));
+	else
+		core_log(SELINUX_ERROR,
+			 "%s: Multiple same specifications for %s %s.\n",
+			 path, kind_word(fc_smode(d, x)), shown(t, x));
+}
+
+/* A node's duplicates, then its children's: literal specs next to each
+ * other in the node's order, regex specs any two in the order read. */
+static unsigned dups_node(const struct tree *t, const struct tnode *n,
+			  const char *path)
+{
+	const struct fc_data *d = t->d;
+	unsigned found = 0;
+
+	for (uint32_t k = 1; k < n->nlit; k++) {
+		uint32_t x = n->lit[k - 1], y = n->lit[k];
+
+		if (!strcmp(t->lit[x], t->lit[y]) && types_meet(d, x, y)) {
+			dup_msg(t, path, x, y);
+			found++;
+		}
+	}
+	for (uint32_t a = 0; a < n->nre; a++)
+		for (uint32_t b = a + 1; b < n->nre; b++) {
+			uint32_t x = n->re[a], y = n->re[b];
+
+			if (!strcmp(fc_regex(d, x), fc_regex(d, y)) &&
+			    types_meet(d, x, y)) {
+				dup_msg(t, path, x, y);
+				found++;
+			}
+		}
+	for (uint32_t k = 0; k < n->nkid; k++)
+		found += dups_node(t, &n->kid[k], path);
+	return found;
+}
+
+int fc_tree_check_dups(const struct fc_data *d, uint32_t nfiles,
+		       const char *path)
+{
+	struct tree t;
+	int e = tree_build(d, nfiles, &t);
+
+	if (!e && dups_node(&t, &t.root, path))
+		e = -EINVAL;
+	tree_free(&t);
+	return e;
 }

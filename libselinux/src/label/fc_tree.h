@@ -22,4 +22,15 @@ enum selabel_cmp_result fc_tree_cmp(const struct fc_data *a,
  * none matched), in the tree's order, its file type in words. */
 void fc_tree_stats(const struct fc_data *d, const uint8_t *used);
 
+/* SELABEL_OPT_VALIDATE's check of the specs read from files [0,
+ * nfiles) (the base file), once d is sorted (label_file.c): specs of one
+ * path whose file types meet (equal, or either none) are refused, each
+ * pair said as 3.8 and 3.11 say it (SELINUX_ERROR, PATH: "Multiple
+ * same/different specifications for TYPE REGEX ..."), in the tree's
+ * order; but of the literal specs only those next to each other in a
+ * node's order are compared (3.8 and 3.11 do so).  0, -EINVAL after the
+ * messages, or -ENOMEM. */
+int fc_tree_check_dups(const struct fc_data *d, uint32_t nfiles,
+		       const char *path);
+
 #endif

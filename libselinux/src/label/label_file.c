@@ -9,6 +9,7 @@
 #include "../core/compat.h"
 #include "fc.h"
 #include "fc_image.h"
+#include "fc_tree.h"
 
 void fc_data_free(struct fc_data *d)
 {
@@ -503,7 +504,11 @@ static int open_data(struct selabel_handle *h, struct fc_data *d,
 	}
 	if (!any && (r = process_file(h, d, first, prefix)) < 0)
 		return r;
-	if (h->validating && (r = check_dups(d, d->nspec, first)) < 0)
+	/* (3.8 and later: once sorted, below) */
+	uint32_t nbase = d->nfiles;
+
+	if (h->validating && !compat_since(3, 8) &&
+	    (r = check_dups(d, d->nspec, first)) < 0)
 		return r;
 	if (!baseonly) {
 		static const char *const sfx[] = { "homedirs", "local" };
@@ -521,7 +526,10 @@ static int open_data(struct selabel_handle *h, struct fc_data *d,
 	}
 	/* Later files are not interned against: the table goes. */
 	fc_intern_free(d);
-	return sort_specs(d);
+	r = sort_specs(d);
+	if (r >= 0 && h->validating && compat_since(3, 8))
+		r = fc_tree_check_dups(d, nbase, first);
+	return r;
 }
 
 int lbl_file_open(struct selabel_handle *h, const struct selinux_opt *opts,
