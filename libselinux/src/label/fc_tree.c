@@ -71,8 +71,7 @@ static void tree_free(struct tree *t)
 }
 
 /* The child of n for component [s, s + len): found or added. */
-static int child(struct tnode *n, const char *s, size_t len,
-		 struct tnode **out)
+static int child(struct tnode *n, const char *s, size_t len, struct tnode **out)
 {
 	int e;
 
@@ -173,8 +172,7 @@ static void sort_node(struct tree *t, struct tnode *n)
 	if (n->nlit > 1)
 		qsort_r(n->lit, n->nlit, sizeof(*n->lit), cmp_lit, t);
 	if (n->nre > 1)
-		qsort_r(n->re, n->nre, sizeof(*n->re), cmp_re,
-			(void *)t->d);
+		qsort_r(n->re, n->nre, sizeof(*n->re), cmp_re, (void *)t->d);
 	if (n->nkid > 1)
 		qsort(n->kid, n->nkid, sizeof(*n->kid), cmp_kid);
 	for (uint32_t i = 0; i < n->nkid; i++)
@@ -182,8 +180,7 @@ static void sort_node(struct tree *t, struct tnode *n)
 }
 
 /* The tree of d's specs read from files [0, nfiles). */
-static int tree_build(const struct fc_data *d, uint32_t nfiles,
-		      struct tree *t)
+static int tree_build(const struct fc_data *d, uint32_t nfiles, struct tree *t)
 {
 	int e;
 
@@ -317,8 +314,8 @@ static bool re_eq(const struct cmp *c, uint32_t i, uint32_t j)
 
 /* "(regex, type, context)" of spec i of t, for a message: three
  * strings. */
-#define SPEC3(t, i) shown(t, i), kind_word(fc_smode((t)->d, i)), \
-	fc_ctx((t)->d, i)
+#define SPEC3(t, i)                                                            \
+	shown(t, i), kind_word(fc_smode((t)->d, i)), fc_ctx((t)->d, i)
 
 /*
  * Literal specs: merged in the node's order, by literal and then file
@@ -351,8 +348,8 @@ static int cmp_lits(struct cmp *c)
 		    (o > 0 && (c->flags & LEFT_MORE))) {
 			CMP_LOG("mismatched literal_str in stem %s on literal "
 				"entry %u: (%s, %s, %s) vs entry %u: "
-				"(%s, %s, %s)\n", c->stem, i, SPEC3(c->l, x),
-				j, SPEC3(c->r, y));
+				"(%s, %s, %s)\n",
+				c->stem, i, SPEC3(c->l, x), j, SPEC3(c->r, y));
 			return MISMATCH;
 		}
 		if (o < 0) {
@@ -420,8 +417,9 @@ static int cmp_res(struct cmp *c)
 			continue;
 		}
 		CMP_LOG("mismatched regex in stem %s on regex entry %u: "
-			"(%s, %s, %s) vs entry %u: (%s, %s, %s)\n", c->stem,
-			i, SPEC3(c->l, a->re[i]), j, SPEC3(c->r, b->re[j]));
+			"(%s, %s, %s) vs entry %u: (%s, %s, %s)\n",
+			c->stem, i, SPEC3(c->l, a->re[i]), j,
+			SPEC3(c->r, b->re[j]));
 		return MISMATCH;
 	}
 	if (i < a->nre) {
@@ -437,11 +435,13 @@ static int cmp_res(struct cmp *c)
 	return 0;
 left_remnant:
 	CMP_LOG("mismatch regex left remnant in stem %s entry %u: "
-		"(%s, %s, %s)\n", c->stem, i, SPEC3(c->l, a->re[i]));
+		"(%s, %s, %s)\n",
+		c->stem, i, SPEC3(c->l, a->re[i]));
 	return MISMATCH;
 right_remnant:
 	CMP_LOG("mismatch regex right remnant in stem %s entry %u: "
-		"(%s, %s, %s)\n", c->stem, j, SPEC3(c->r, b->re[j]));
+		"(%s, %s, %s)\n",
+		c->stem, j, SPEC3(c->r, b->re[j]));
 	return MISMATCH;
 }
 
@@ -458,13 +458,12 @@ static int cmp_kids(struct cmp *c)
 		int o = strcmp(a->kid[i].stem, b->kid[j].stem);
 
 		if (!o) {
-			unsigned f = cmp_node(c->l, c->r, &a->kid[i],
-					      &b->kid[j]);
+			unsigned f =
+			    cmp_node(c->l, c->r, &a->kid[i], &b->kid[j]);
 
 			f |= c->flags;
-			if ((f & MISMATCH) ||
-			    (f & (LEFT_MORE | RIGHT_MORE)) ==
-				    (LEFT_MORE | RIGHT_MORE)) {
+			if ((f & MISMATCH) || (f & (LEFT_MORE | RIGHT_MORE)) ==
+						  (LEFT_MORE | RIGHT_MORE)) {
 				CMP_LOG("mismatch child node %s stem %s\n",
 					a->kid[i].stem, c->stem);
 				return MISMATCH;
@@ -475,7 +474,8 @@ static int cmp_kids(struct cmp *c)
 		} else if (o < 0) {
 			if (c->flags & RIGHT_MORE) {
 				CMP_LOG("mismatch left remnant child node %s "
-					"stem %s\n", a->kid[i].stem, c->stem);
+					"stem %s\n",
+					a->kid[i].stem, c->stem);
 				return MISMATCH;
 			}
 			c->flags |= LEFT_MORE;
@@ -483,7 +483,8 @@ static int cmp_kids(struct cmp *c)
 		} else {
 			if (c->flags & LEFT_MORE) {
 				CMP_LOG("mismatch right remnant child node %s "
-					"stem %s\n", a->kid[i].stem, c->stem);
+					"stem %s\n",
+					a->kid[i].stem, c->stem);
 				return MISMATCH;
 			}
 			c->flags |= RIGHT_MORE;
@@ -513,7 +514,7 @@ static int cmp_kids(struct cmp *c)
 static unsigned cmp_node(const struct tree *l, const struct tree *r,
 			 const struct tnode *a, const struct tnode *b)
 {
-	struct cmp c = { l, r, a, b, a->stem ? a->stem : "(root)", 0 };
+	struct cmp c = {l, r, a, b, a->stem ? a->stem : "(root)", 0};
 
 	if (cmp_lits(&c) || cmp_res(&c) || cmp_kids(&c))
 		return MISMATCH;
@@ -532,9 +533,9 @@ enum selabel_cmp_result fc_tree_cmp(const struct fc_data *a,
 		unsigned f = cmp_node(&l, &r, &l.root, &r.root);
 
 		if (!(f & MISMATCH))
-			res = f == LEFT_MORE  ? SELABEL_SUPERSET :
-			      f == RIGHT_MORE ? SELABEL_SUBSET :
-						SELABEL_EQUAL;
+			res = f == LEFT_MORE	? SELABEL_SUPERSET
+			      : f == RIGHT_MORE ? SELABEL_SUBSET
+						: SELABEL_EQUAL;
 	}
 	tree_free(&l);
 	tree_free(&r);
@@ -558,12 +559,13 @@ static void dup_msg(const struct tree *t, const char *path, uint32_t x,
 	if (strcmp(fc_ctx(d, x), fc_ctx(d, y)))
 		core_log(SELINUX_ERROR,
 			 "%s: Multiple different specifications for %s %s  "
-			 "(%s and %s).\n", path, kind_word(fc_smode(d, x)),
-			 shown(t, x), fc_ctx(d, x), fc_ctx(d, y));
+			 "(%s and %s).\n",
+			 path, kind_word(fc_smode(d, x)), shown(t, x),
+			 fc_ctx(d, x), fc_ctx(d, y));
 	else
 		core_log(SELINUX_ERROR,
-			 "%s: Multiple same specifications for %s %s.\n",
-			 path, kind_word(fc_smode(d, x)), shown(t, x));
+			 "%s: Multiple same specifications for %s %s.\n", path,
+			 kind_word(fc_smode(d, x)), shown(t, x));
 }
 
 /* A node's duplicates, then its children's: literal specs next to each

@@ -54,18 +54,18 @@ static void setup(void)
 {
 	fx_setup();
 	selinux_set_callback(SELINUX_CB_LOG,
-			     (union selinux_callback){ .func_log = log_cb });
-	selinux_set_callback(SELINUX_CB_VALIDATE,
-			     (union selinux_callback){
-				     .func_validate = validate_ok });
+			     (union selinux_callback){.func_log = log_cb});
+	selinux_set_callback(
+	    SELINUX_CB_VALIDATE,
+	    (union selinux_callback){.func_validate = validate_ok});
 	logbuf[0] = '\0';
 }
 
 static struct selabel_handle *open_fc(const char *rel, bool validate)
 {
 	struct selinux_opt o[] = {
-		{ SELABEL_OPT_PATH, fx_path(rel) },
-		{ SELABEL_OPT_VALIDATE, validate ? (char *)1 : NULL },
+	    {SELABEL_OPT_PATH, fx_path(rel)},
+	    {SELABEL_OPT_VALIDATE, validate ? (char *)1 : NULL},
 	};
 
 	return selabel_open(SELABEL_CTX_FILE, o, 2);
@@ -80,8 +80,8 @@ static bool r311(void)
  * releases read of it. */
 static void write_v5(const char *rel)
 {
-	uint32_t w[8] = { 0xf97cff8aU, 5, 0, 0, 0, 0, 0, 0 };
-	struct timespec t[2] = { { 2000000000, 0 }, { 2000000000, 0 } };
+	uint32_t w[8] = {0xf97cff8aU, 5, 0, 0, 0, 0, 0, 0};
+	struct timespec t[2] = {{2000000000, 0}, {2000000000, 0}};
 
 	fx_write(rel, w, sizeof(w));
 	ck_assert_int_eq(utimensat(AT_FDCWD, fx_path(rel), t, 0), 0);
@@ -179,44 +179,43 @@ static const struct {
 	enum selabel_cmp_result res;
 	const char *log; /* the messages, each "2 selabel_cmp: ..." */
 } pairs[] = {
-    { "/a.*\tu:r:e_t:s0\n/b.*\tu:r:e_t:s0\n", "/b.*\tu:r:e_t:s0\n",
-      SELABEL_SUPERSET, "" },
-    { "/b.*\tu:r:e_t:s0\n", "/a.*\tu:r:e_t:s0\n/b.*\tu:r:e_t:s0\n",
-      SELABEL_SUBSET, "" },
+    {"/a.*\tu:r:e_t:s0\n/b.*\tu:r:e_t:s0\n", "/b.*\tu:r:e_t:s0\n",
+     SELABEL_SUPERSET, ""},
+    {"/b.*\tu:r:e_t:s0\n", "/a.*\tu:r:e_t:s0\n/b.*\tu:r:e_t:s0\n",
+     SELABEL_SUBSET, ""},
     /* contexts are not compared */
-    { "/a.*\tu:r:e_t:s0\n", "/a.*\tu:r:other_t:s0\n", SELABEL_EQUAL, "" },
+    {"/a.*\tu:r:e_t:s0\n", "/a.*\tu:r:other_t:s0\n", SELABEL_EQUAL, ""},
     /* literal specs in any order */
-    { "/x\tu:r:e_t:s0\n/y\tu:r:e_t:s0\n", "/y\tu:r:e_t:s0\n/x\tu:r:e_t:s0\n",
-      SELABEL_EQUAL, "" },
-    { "/a.*\tu:r:e_t:s0\n/b.*\tu:r:e_t:s0\n",
-      "/b.*\tu:r:e_t:s0\n/a.*\tu:r:e_t:s0\n", SELABEL_INCOMPARABLE,
-      "2 selabel_cmp: mismatch regex left remnant in stem (root) entry 1: "
-      "(/b.*, wildcard, u:r:e_t:s0)\n" },
-    { "/a.*\tu:r:e_t:s0\n", "/a.*\t-d\tu:r:e_t:s0\n", SELABEL_INCOMPARABLE,
-      "2 selabel_cmp: mismatched regex in stem (root) on regex entry 0: "
-      "(/a.*, wildcard, u:r:e_t:s0) vs entry 0: (/a.*, directory, "
-      "u:r:e_t:s0)\n" },
-    { "/x\tu:r:e_t:s0\n", "/x\t-d\tu:r:e_t:s0\n", SELABEL_INCOMPARABLE,
-      "2 selabel_cmp: mismatch literal left remnant in stem (root)\n" },
-    { "/x\tu:r:e_t:s0\n/z\tu:r:e_t:s0\n", "/y\tu:r:e_t:s0\n/z\tu:r:e_t:s0\n",
-      SELABEL_INCOMPARABLE,
-      "2 selabel_cmp: mismatched literal_str in stem (root) on literal "
-      "entry 1: (/z, wildcard, u:r:e_t:s0) vs entry 0: (/y, wildcard, "
-      "u:r:e_t:s0)\n" },
-    { "/usr/lib/a.*\tu:r:e_t:s0\n", "/usr/lib/b.*\tu:r:e_t:s0\n",
-      SELABEL_INCOMPARABLE,
-      "2 selabel_cmp: mismatched regex in stem lib on regex entry 0: "
-      "(/usr/lib/a.*, wildcard, u:r:e_t:s0) vs entry 0: (/usr/lib/b.*, "
-      "wildcard, u:r:e_t:s0)\n"
-      "2 selabel_cmp: mismatch child node lib stem usr\n"
-      "2 selabel_cmp: mismatch child node usr stem (root)\n" },
-    { "/k/a/x\tu:r:e_t:s0\n/k/c/x\tu:r:e_t:s0\n",
-      "/k/b/x\tu:r:e_t:s0\n/k/c/x\tu:r:e_t:s0\n", SELABEL_INCOMPARABLE,
-      "2 selabel_cmp: mismatch right remnant child node c stem k\n"
-      "2 selabel_cmp: mismatch child node k stem (root)\n" },
-    { "/usr/lib/x\tu:r:e_t:s0\n", "/etc/q\tu:r:e_t:s0\n",
-      SELABEL_INCOMPARABLE,
-      "2 selabel_cmp: mismatch child left remnant in stem (root)\n" },
+    {"/x\tu:r:e_t:s0\n/y\tu:r:e_t:s0\n", "/y\tu:r:e_t:s0\n/x\tu:r:e_t:s0\n",
+     SELABEL_EQUAL, ""},
+    {"/a.*\tu:r:e_t:s0\n/b.*\tu:r:e_t:s0\n",
+     "/b.*\tu:r:e_t:s0\n/a.*\tu:r:e_t:s0\n", SELABEL_INCOMPARABLE,
+     "2 selabel_cmp: mismatch regex left remnant in stem (root) entry 1: "
+     "(/b.*, wildcard, u:r:e_t:s0)\n"},
+    {"/a.*\tu:r:e_t:s0\n", "/a.*\t-d\tu:r:e_t:s0\n", SELABEL_INCOMPARABLE,
+     "2 selabel_cmp: mismatched regex in stem (root) on regex entry 0: "
+     "(/a.*, wildcard, u:r:e_t:s0) vs entry 0: (/a.*, directory, "
+     "u:r:e_t:s0)\n"},
+    {"/x\tu:r:e_t:s0\n", "/x\t-d\tu:r:e_t:s0\n", SELABEL_INCOMPARABLE,
+     "2 selabel_cmp: mismatch literal left remnant in stem (root)\n"},
+    {"/x\tu:r:e_t:s0\n/z\tu:r:e_t:s0\n", "/y\tu:r:e_t:s0\n/z\tu:r:e_t:s0\n",
+     SELABEL_INCOMPARABLE,
+     "2 selabel_cmp: mismatched literal_str in stem (root) on literal "
+     "entry 1: (/z, wildcard, u:r:e_t:s0) vs entry 0: (/y, wildcard, "
+     "u:r:e_t:s0)\n"},
+    {"/usr/lib/a.*\tu:r:e_t:s0\n", "/usr/lib/b.*\tu:r:e_t:s0\n",
+     SELABEL_INCOMPARABLE,
+     "2 selabel_cmp: mismatched regex in stem lib on regex entry 0: "
+     "(/usr/lib/a.*, wildcard, u:r:e_t:s0) vs entry 0: (/usr/lib/b.*, "
+     "wildcard, u:r:e_t:s0)\n"
+     "2 selabel_cmp: mismatch child node lib stem usr\n"
+     "2 selabel_cmp: mismatch child node usr stem (root)\n"},
+    {"/k/a/x\tu:r:e_t:s0\n/k/c/x\tu:r:e_t:s0\n",
+     "/k/b/x\tu:r:e_t:s0\n/k/c/x\tu:r:e_t:s0\n", SELABEL_INCOMPARABLE,
+     "2 selabel_cmp: mismatch right remnant child node c stem k\n"
+     "2 selabel_cmp: mismatch child node k stem (root)\n"},
+    {"/usr/lib/x\tu:r:e_t:s0\n", "/etc/q\tu:r:e_t:s0\n", SELABEL_INCOMPARABLE,
+     "2 selabel_cmp: mismatch child left remnant in stem (root)\n"},
 };
 
 START_TEST(test_cmp)
@@ -333,8 +332,8 @@ END_TEST
 
 static Suite *suite(void)
 {
-	Suite *s = suite_create(r311() ? "label_release_3_11"
-				       : "label_release_3_8");
+	Suite *s =
+	    suite_create(r311() ? "label_release_3_11" : "label_release_3_8");
 	TCase *tc = tcase_create("file");
 
 	tcase_add_checked_fixture(tc, setup, fx_teardown);
