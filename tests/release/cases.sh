@@ -74,6 +74,74 @@ printf '%s\n' '/srv/p/l.*	system_u:object_r:tmp_t:s0' \
 	'/srv/p/home.*	system_u:object_r:shadow_t:s0' \
 	> $W/pol/contexts/files/file_contexts.local
 PP="/srv/p/lit /srv/p/lit2 /srv/p/re1 /srv/p/re2 /srv/p/both /srv/p/both2 /srv/p/both3 /srv/p/both4 /srv/p/home /srv/p/late /srv/p/later /srv/p/x"
+# the same literal path several times: in one file, with each pair of
+# file types (no type, -d -c -b -s -p -l --), and across file_contexts,
+# .homedirs and .local, with and without types (matchpathcon -P, -m)
+mkdir -p $W/pol2/contexts/files
+u=system_u:object_r
+PQ=""
+for x in n d c b s p l f; do for y in n d c b s p l f; do
+	[ $x = $y ] && continue
+	PQ="$PQ /q/$x$y"
+	for t in $x:usr_t $y:etc_t; do
+		case ${t%%:*} in n) m="";; f) m="--	";; *) m="-${t%%:*}	";; esac
+		printf '%s\n' "/q/$x$y	$m$u:${t#*:}:s0"
+	done
+done; done > $W/pol2/contexts/files/file_contexts
+for k in a:local h:homedirs; do
+	x=${k%%:*} f=${k#*:}
+	case $f in local) t=tmp_t;; *) t=user_home_t;; esac
+	printf '%s\n' "/q/${x}1	$u:usr_t:s0" "/q/${x}2	-d	$u:usr_t:s0" \
+		"/q/${x}3	$u:usr_t:s0" "/q/${x}5	--	$u:usr_t:s0" \
+		"/q/${x}6	-d	$u:usr_t:s0" >> $W/pol2/contexts/files/file_contexts
+	printf '%s\n' "/q/${x}1	$u:net_conf_t:s0" "/q/${x}2	$u:net_conf_t:s0" \
+		"/q/${x}3	-d	$u:net_conf_t:s0" "/q/${x}5	-d	$u:net_conf_t:s0" \
+		"/q/${x}6	--	$u:net_conf_t:s0" "/q/hl	$u:$t:s0" \
+		"/q/dup	$u:usr_t:s0" "/q/dup	$u:etc_t:s0" \
+		> $W/pol2/contexts/files/file_contexts.$f
+	PQ="$PQ /q/${x}1 /q/${x}2 /q/${x}3 /q/${x}5 /q/${x}6"
+done
+PQ="$PQ /q/hl /q/dup"
+
+# selabel_cmp: small pairs that tell how specs are compared (regex
+# order, literal order, file types, contexts, path components), and
+# setfiles -W on specs of every file type in several components
+mkdir -p $W/cmp
+m() { f=$W/cmp/$1; shift; printf '%s\n' "$@" > $f; }
+m ra "/a.*	$u:etc_t:s0"; m rab "/a.*	$u:etc_t:s0" "/b.*	$u:etc_t:s0"
+m rb "/b.*	$u:etc_t:s0"; m rba "/b.*	$u:etc_t:s0" "/a.*	$u:etc_t:s0"
+m rac "/a.*	$u:tmp_t:s0"; m rad "/a.*	-d	$u:etc_t:s0"
+m rbad "/b.*	$u:etc_t:s0" "/a.*	$u:etc_t:s0" "/d.*	$u:etc_t:s0"
+m racd "/a.*	$u:etc_t:s0" "/c.*	$u:etc_t:s0" "/d.*	$u:etc_t:s0"
+m lxy "/x	$u:etc_t:s0" "/y	$u:etc_t:s0"; m lyx "/y	$u:bin_t:s0" "/x	$u:etc_t:s0"
+m lxz "/x	$u:etc_t:s0" "/z	$u:etc_t:s0"; m lx "/x	$u:etc_t:s0"
+m lxd "/x	-d	$u:etc_t:s0"; m lxf "/x	--	$u:etc_t:s0"
+m lxdf "/x	-d	$u:etc_t:s0" "/x	--	$u:etc_t:s0"
+m lxnd "/x	$u:etc_t:s0" "/x	-d	$u:etc_t:s0"
+m rax "/a.*	$u:etc_t:s0" "/x	$u:etc_t:s0"
+m raxy "/a.*	$u:etc_t:s0" "/x	$u:etc_t:s0" "/y	$u:etc_t:s0"
+m rabx "/a.*	$u:etc_t:s0" "/b.*	$u:etc_t:s0" "/x	$u:etc_t:s0"
+m ua "/usr/lib/a.*	$u:etc_t:s0"; m ub "/usr/lib/b.*	$u:etc_t:s0"
+m ux "/usr/lib/x	$u:etc_t:s0"; m eq "/etc/q	$u:etc_t:s0"
+m raeq "/a.*	$u:etc_t:s0" "/etc/q	$u:etc_t:s0"
+m eqr "/etc/q	$u:etc_t:s0" "/etc/r	$u:etc_t:s0"
+m kac "/k/a/x	$u:etc_t:s0" "/k/c/x	$u:etc_t:s0"
+m kbc "/k/b/x	$u:etc_t:s0" "/k/c/x	$u:etc_t:s0"
+SCMP="rab:ra rab:rb rb:rab rab:rba ra:rb ra:rac ra:rad rbad:racd lxy:lyx lxy:lx lxy:lxz lx:lxd lxd:lx lxd:lxf lxdf:lxd lxdf:lxf lxnd:lxd rax:lx rax:raxy raxy:rabx rabx:raxy ua:ub ux:eq raeq:eqr kac:kbc kbc:kac"
+printf '%s\n' "/.*	$u:default_t:s0" "/w/a	$u:etc_t:s0" "/w/a2	-d	$u:etc_t:s0" \
+	"/w/b/c/d/e	--	$u:etc_t:s0" "/w/lost\+found	-d	$u:etc_t:s0" \
+	"/w/r.*	-c	$u:etc_t:s0" "/w/s.*	-b	$u:etc_t:s0" \
+	"/w/t.*	-s	$u:etc_t:s0" "/w/u.*	-p	$u:etc_t:s0" \
+	"/w/v.*	-l	$u:etc_t:s0" "/w/b/c/x.*	<<none>>" \
+	"/a(/.*)?	$u:bin_t:s0" "/w/\.h	$u:etc_t:s0" > $W/fc-types
+mkdir -p $W/empty
+# duplicate specs (setfiles validates): literal and regex ones, file types
+# equal or not, contexts equal or not, across path components
+printf '%s\n' "/d/x	$u:etc_t:s0" "/d/x	-d	$u:bin_t:s0" "/d/x	--	$u:etc_t:s0" \
+	"/d/x	-d	$u:etc_t:s0" "/r.*	$u:etc_t:s0" "/r.*	-d	$u:etc_t:s0" \
+	"/a/b/c.*	$u:bin_t:s0" "/a/b/c.*	$u:tmp_t:s0" "/e	$u:etc_t:s0" \
+	"/e	$u:etc_t:s0" "/b	$u:etc_t:s0" "/b	-l	$u:bin_t:s0" \
+	"/a/b/c.*	-p	$u:lib_t:s0" > $W/fc-dups
 
 P="/etc/passwd /etc/shadow /etc/hosts /etc/hostname /etc/group /etc/fstab /bin/sh /usr/bin/ls /usr/sbin/sshd /var/run /run/utmp /home/alice /home/alice/.ssh /home/alice/.bashrc /var/www/t/index.html /var/www/t/cgi-bin/run /tmp/rel-x /srv/t /dev/null /proc/self /nonexistent/x"
 
@@ -97,6 +165,9 @@ c mp.p matchpathcon -p /etc /etc/passwd /usr/bin/ls
 c mp.P matchpathcon -P /etc/selinux/default /etc/passwd
 c prec matchpathcon -P $W/pol $PP
 c prec.dir matchpathcon -P $W/pol -m dir $PP
+c prec2 matchpathcon -P $W/pol2 $PQ
+c prec2.dir matchpathcon -P $W/pol2 -m dir $PQ
+c prec2.file matchpathcon -P $W/pol2 -m file $PQ
 c mp.v5 matchpathcon -f $V5 /etc/passwd /etc/shadow /home/alice/.ssh
 c sl.file selabel_lookup -b file -k /etc/shadow
 c sl.mode selabel_lookup -b file -k /var/run -t 16384
@@ -126,6 +197,7 @@ c sbm.none selabel_lookup_best_match -p /tmp/rel-x
 c scmp.same selabel_compare $FC $FC
 c scmp.diff selabel_compare $W/fc-small $W/fc-bad
 c scmp.home selabel_compare $FC $FC.homedirs
+c scmp.pairs sh -c 'for p in $2; do echo "== $p"; selabel_compare $1/${p%:*} $1/${p#*:} 2>&1; done' sh $W/cmp "$SCMP"
 c getenforce getenforce
 c selinuxenabled selinuxenabled
 c getsebool getsebool -a
@@ -201,6 +273,8 @@ c sf.A setfiles -n -v -A $FC /srv/t
 c sf.Uuser setfiles -n -v -U $FC /srv/t/rc/u
 c sf.nouser setfiles -n -v $FC /srv/t/rc/u
 c sf.W setfiles -n -W $FC /etc /var/www /home /srv/t
+c sf.W.types setfiles -n -W $W/fc-types $W/empty
+c sf.dups setfiles -n $W/fc-dups $W/empty
 c sf.d setfiles -n -d $FC /srv/t /home/alice
 c sf.c setfiles -c $POL $FC
 c sf.c.small setfiles -c $POL $W/fc-small

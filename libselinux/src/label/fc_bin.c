@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../core/compat.h"
 #include "fc.h"
 
 /*
@@ -167,6 +168,22 @@ int fc_parse_bin(struct fc_load *l, int fd, const uint8_t *buf, size_t len)
 	}
 	if (magic != FC_BIN_MAGIC && be32toh(magic) != FC_BIN_MAGIC)
 		goto bad;
+	if (compat_since(3, 8) && magic == FC_BIN_MAGIC &&
+	    version < FC_BIN6_VERSION) {
+		/*
+		 * 3.8.1 and 3.11 read version 6 only: an older file (Debian
+		 * 12's v5) is an ordinary failure to load, with this
+		 * message (SELINUX_INFO, measured with a log callback): the
+		 * text file is read instead, or, without one, the .bin is
+		 * tried again (the message twice) and the open fails with
+		 * EINVAL.
+		 */
+		core_log(SELINUX_INFO,
+			 "%s:  Old compiled fcontext format, skipping\n",
+			 l->path);
+		rd_done(&r);
+		return -EINVAL;
+	}
 	if (magic != FC_BIN_MAGIC || version < 2 || version > FC_BIN_VERSION) {
 		/*
 		 * Debian 12's library skips a compiled file of a version it

@@ -3,6 +3,7 @@
 
 #include "../core/compat.h"
 #include "fc.h"
+#include "fc_tree.h"
 
 /* Is there a "//" in key?  (memmem's setup costs more than this on a
  * path's length.) */
@@ -362,6 +363,11 @@ static void fc_stats(struct selabel_handle *h)
 	if (fc_image_check_all(d) < 0 && !(d = fc_retry(h, d)))
 		return;
 	used = __atomic_load_n(&d->used, __ATOMIC_ACQUIRE);
+	/* 3.8 and later: in their tree's order, in words (fc_tree.c). */
+	if (compat_since(3, 8)) {
+		fc_tree_stats(d, used);
+		return;
+	}
 	for (uint32_t i = 0; i < d->nspec; i++) {
 		const char *t = fc_mode_to_string(fc_smode(d, i));
 
@@ -396,6 +402,9 @@ static enum selabel_cmp_result fc_cmp(const struct selabel_handle *a,
 	if (fc_image_check_all(d2) < 0 &&
 	    !(d2 = fc_retry((struct selabel_handle *)b, d2)))
 		return SELABEL_INCOMPARABLE;
+	/* 3.8 and later compare their trees (fc_tree.c). */
+	if (compat_since(3, 8))
+		return fc_tree_cmp(d1, d2);
 
 	while (i < d1->nspec && j < d2->nspec) {
 		bool m1 = fc_meta_of(d1, i), m2 = fc_meta_of(d2, j);

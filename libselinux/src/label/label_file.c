@@ -6,8 +6,10 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#include "../core/compat.h"
 #include "fc.h"
 #include "fc_image.h"
+#include "fc_tree.h"
 
 void fc_data_free(struct fc_data *d)
 {
@@ -121,7 +123,9 @@ static int load_one(struct selabel_handle *h, struct fc_data *d,
  * a version we do not read is skipped as the reference skips it: the
  * answer is the other file's, or ENOENT without one (the reference's
  * errno is left over from the other file, or from its failed stat); we
- * log that once, so such a file is not tried twice.
+ * log that once, so such a file is not tried twice.  Built for 3.8 or
+ * later, a .bin older than version 6 is an ordinary failure (EINVAL,
+ * fc_parse_bin), tried twice when alone, as those releases do.
  */
 static int process_file(struct selabel_handle *h, struct fc_data *d,
 			const char *path, const char *prefix)
@@ -163,8 +167,114 @@ static int process_file(struct selabel_handle *h, struct fc_data *d,
 	return r;
 }
 
+/* Literal specs lit[0, n) by their regex, then by position. */
+static int cmp_lit_pos(const void *a, const void *b, void *u)
+{
+	const struct fc_spec *lit = u;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	int c = strcmp(lit[i].regex, lit[j].regex);
+
+	return c ? c : (i > j) - (i < j);
+}
+
+/* The kind of a file type in 3.8's order (fc_bin6_kind_mode): 0 any,
+ * then dir, chr, blk, sock, fifo, lnk, reg. */
+static unsigned kind_of(uint32_t mode)
+{
+	for (unsigned k = 1; k < FC_BIN6_KINDS; k++)
+		if (fc_bin6_kind_mode[k] == mode)
+			return k;
+	return 0;
+}
+
+/* A literal spec and where it was read (its position before sorting):
+ * ordered so that the one that should win comes last. */
+struct lit_rank {
+	struct fc_spec sp;
+	int64_t ord; /* the order read within its file: its position, or,
+		      * from a version 6 .bin (whose reader gives literal
+		      * specs last one in the file first, fc_bin6.c), its
+		      * position negated */
+};
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct lit_rank *x = a, *y = b;
+	uint32_t kx, ky;
+
+	if (compat_since(3, 11)) {
+		/* 3.11: the later file wins; within a file, the first. */
+		kx = x->sp.file;
+		ky = y->sp.file;
+	} else {
+		/* 3.8.1: the kind with the higher number (reg, lnk, fifo,
+		 * sock, blk, chr, dir, then no type); among equal kinds
+		 * the spec read first, whatever its file. */
+		kx = kind_of(x->sp.mode);
+		ky = kind_of(y->sp.mode);
+		if (kx == ky && x->sp.file != y->sp.file)
+			return x->sp.file < y->sp.file ? 1 : -1;
+	}
+	if (kx != ky)
+		return (kx > ky) - (kx < ky);
+	return (x->ord < y->ord) - (x->ord > y->ord);
+}
+
+static bool ends_bin(const char *f)
+{
+	size_t n = strlen(f);
+
+	return n >= 4 && !strcmp(f + n - 4, ".bin");
+}
+
+/*
+ * Specs of the same literal path: the lookup takes the last one whose
+ * file type fits, the spec read last for 3.4.  The later releases rank
+ * them otherwise (measured with matchpathcon -P on file_contexts,
+ * .homedirs and .local holding the same path with and without file
+ * types, and with each pair of types: cases.sh "prec"): each group is
+ * reordered in the places it holds, nothing else moves.
+ */
+static int rank_literals(const struct fc_data *d, struct fc_spec *lit,
+			 uint32_t n)
+{
+	_cleanup_free_ uint32_t *ix = NULL;
+	_cleanup_free_ struct lit_rank *g = NULL;
+
+	if (!compat_since(3, 8) || n < 2)
+		return 0;
+	ix = malloc(n * sizeof(*ix));
+	g = malloc(n * sizeof(*g));
+	if (!ix || !g)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		ix[i] = i;
+	qsort_r(ix, n, sizeof(*ix), cmp_lit_pos, lit);
+	for (uint32_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && !strcmp(lit[ix[a]].regex,
+						   lit[ix[b]].regex); b++)
+			;
+		if (b - a < 2)
+			continue;
+		for (uint32_t k = a; k < b; k++) {
+			const struct fc_spec *sp = &lit[ix[k]];
+			bool v6 = sp->file < d->nfiles &&
+				  ends_bin(d->files[sp->file]);
+
+			g[k - a] = (struct lit_rank){
+				*sp, v6 ? -(int64_t)ix[k] : (int64_t)ix[k] };
+		}
+		qsort(g, b - a, sizeof(*g), cmp_rank);
+		/* ix[a, b) are the group's places, in ascending order */
+		for (uint32_t k = a; k < b; k++)
+			lit[ix[k]] = g[k - a].sp;
+	}
+	return 0;
+}
+
 /* The reference's order: regex specs, then literal ones, each group in
- * the order read; later specs win. */
+ * the order read; later specs win (literal specs of one path: see
+ * rank_literals). */
 static int sort_specs(struct fc_data *d)
 {
 	uint32_t nlit = 0, o = 0, k = 0;
@@ -174,8 +284,10 @@ static int sort_specs(struct fc_data *d)
 	 * move down, the literal ones follow. */
 	for (uint32_t i = 0; i < d->nspec; i++)
 		nlit += !d->spec[i].meta;
-	if (!nlit || nlit == d->nspec)
+	if (!nlit)
 		return 0;
+	if (nlit == d->nspec)
+		return rank_literals(d, d->spec, nlit);
 	lit = malloc(nlit * sizeof(*lit));
 	if (!lit)
 		return -ENOMEM;
@@ -187,7 +299,7 @@ static int sort_specs(struct fc_data *d)
 	}
 	memcpy(d->spec + o, lit, nlit * sizeof(*lit));
 	free(lit);
-	return 0;
+	return rank_literals(d, d->spec + o, nlit);
 }
 
 static int cmp_regex(const void *a, const void *b, void *u)
@@ -392,7 +504,11 @@ static int open_data(struct selabel_handle *h, struct fc_data *d,
 	}
 	if (!any && (r = process_file(h, d, first, prefix)) < 0)
 		return r;
-	if (h->validating && (r = check_dups(d, d->nspec, first)) < 0)
+	/* (3.8 and later: once sorted, below) */
+	uint32_t nbase = d->nfiles;
+
+	if (h->validating && !compat_since(3, 8) &&
+	    (r = check_dups(d, d->nspec, first)) < 0)
 		return r;
 	if (!baseonly) {
 		static const char *const sfx[] = { "homedirs", "local" };
@@ -410,7 +526,10 @@ static int open_data(struct selabel_handle *h, struct fc_data *d,
 	}
 	/* Later files are not interned against: the table goes. */
 	fc_intern_free(d);
-	return sort_specs(d);
+	r = sort_specs(d);
+	if (r >= 0 && h->validating && compat_since(3, 8))
+		r = fc_tree_check_dups(d, nbase, first);
+	return r;
 }
 
 int lbl_file_open(struct selabel_handle *h, const struct selinux_opt *opts,
