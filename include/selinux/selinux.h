@@ -453,9 +453,12 @@ extern int security_get_initial_context(const char *name, char **con);
 extern int security_get_initial_context_raw(const char *name, char **con);
 
 /*
- * Find the binary policy of the configured type (the highest version the
- * kernel supports), and load it.  preservebools is no longer supported;
- * pass 0.  Returns 0, or -1 and errno.
+ * Find the binary policy of the configured type and load it: the file of
+ * the highest version, from the newest libsepol writes (when libsepol.so.2
+ * is installed; it is opened at the call) or else the kernel's, down to
+ * 15.  A file newer than the kernel is rewritten to the kernel's version
+ * by libsepol first.  preservebools is no longer supported; pass 0.
+ * Returns 0, or -1 and errno (ENOENT: no policy file found).
  */
 extern int selinux_mkload_policy(int preservebools);
 
