@@ -42,10 +42,12 @@
 
 struct p6 {
 	uint32_t i;
+	uint64_t pos; /* where it was read: its file, then its line (a
+		       * .bin's: its position), see cmp_lits */
 	uint8_t kind;
-	uint8_t part;  /* 0: in a subtree (3.11), 1: in the chain */
-	uint8_t depth; /* of its node */
-	bool bin;      /* read from a .bin (see cmp_lits) */
+	uint8_t part;	 /* 0: in a subtree (3.11), 1: in the chain */
+	uint8_t depth;	 /* of its node */
+	bool bin;	 /* read from a .bin (see cmp_lits) */
 	const char *lit; /* its literal (into buf), NULL for a regex spec */
 	const char *comp[DEPTH]; /* its node's components (into buf) */
 };
@@ -132,8 +134,11 @@ static void p6_free(struct p6 *e)
 
 /* Literal specs of one node: by literal, then as the release's
  * sefcontext_compile orders equal ones (fc_bin6_write.c).  "File order"
- * is our index order for specs read from text, its reverse for those
- * read from a version 6 .bin (fc_bin6.c's reader turns them round). */
+ * is the order read for specs read from text, its reverse for those
+ * read from a version 6 .bin (fc_bin6.c's reader turns them round).
+ * The order read, not our index order: label_file.c's rank_literals
+ * reorders equal literal specs by which one wins a lookup (for 3.11 the
+ * first of a file last), and the digest does not follow that. */
 static int cmp_lits(const struct p6set *s, const struct p6 *a,
 		    const struct p6 *b)
 {
@@ -143,8 +148,11 @@ static int cmp_lits(const struct p6set *s, const struct p6 *a,
 		return c;
 	if (s->rel < 311 && a->kind != b->kind)
 		return a->kind > b->kind ? -1 : 1;
-	if (a->bin)
-		return a->i > b->i ? -1 : a->i < b->i;
+	if (a->pos != b->pos) {
+		if (a->bin)
+			return a->pos > b->pos ? -1 : 1;
+		return a->pos < b->pos ? -1 : 1;
+	}
 	return a->i < b->i ? -1 : a->i > b->i;
 }
 
@@ -187,8 +195,6 @@ static int cmp(const void *x, const void *y, void *u)
 	return a->i < b->i ? -1 : a->i > b->i;
 }
 
-/* Where e's node lies for key's components kc[0..kn) and last component
- * last (NULL: none): 1 in the chain, 0 in a subtree (3.11), -1 neither. */
 /* Was spec i read from a compiled file?  (One tie rule for all: the
  * literal specs of a version 6 .bin are in reverse order in our index,
  * those of the text in file order.) */
@@ -204,6 +210,8 @@ static bool from_bin(const struct fc_data *d, uint32_t i)
 	return n > 4 && !strcmp(f + n - 4, ".bin");
 }
 
+/* Where e's node lies for key's components kc[0..kn) and last component
+ * last (NULL: none): 1 in the chain, 0 in a subtree (3.11), -1 neither. */
 static int part_of(const struct p6 *e, const char *const *kc, uint8_t kn,
 		   const char *last, size_t lastlen, unsigned rel)
 {
@@ -293,6 +301,7 @@ int fc_hash_partial6(struct fc_data *d, const char *key,
 		e->kind = kind_of(fc_smode(d, i));
 		e->part = part;
 		e->bin = from_bin(d, i);
+		e->pos = (uint64_t)fc_sfile(d, i) << 32 | fc_lineno(d, i);
 		s.n++;
 	}
 	pcre2_match_data_free(md);
@@ -311,7 +320,8 @@ int fc_hash_partial6(struct fc_data *d, const char *key,
 				}
 				continue;
 			}
-			lbl_sha1_update(&sha, fc_regex(d, i), fc_rlen(d, i) + 1);
+			lbl_sha1_update(&sha, fc_regex(d, i),
+					fc_rlen(d, i) + 1);
 			lbl_sha1_update(&sha, &s.v[k].kind, 1);
 			lbl_sha1_update(&sha, ctx, strlen(ctx) + 1);
 			r++;
