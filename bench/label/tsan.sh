@@ -13,7 +13,7 @@ cc=${CC:-gcc}
 tmp=$(mktemp -d /tmp/label-tsan.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 "$cc" -g -O1 -fsanitize=thread -D_GNU_SOURCE -pthread \
-	-I"$src/include" -I"$src/libselinux/src" \
+	-I"$src/include" -I"$build/include" -I"$src/libselinux/src" \
 	"$src/bench/label/tsan_lookup.c" "$src"/libselinux/src/label/*.c \
 	"$build/libselinux/libselinux.a" -lpcre2-8 -o "$tmp/tsan_lookup"
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \

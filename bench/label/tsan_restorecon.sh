@@ -21,7 +21,7 @@ fi
 tmp=$(mktemp -d /tmp/rc-tsan.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 "$cc" -g -O1 -fsanitize=thread -D_GNU_SOURCE -pthread \
-	-I"$src/include" -I"$src/libselinux/src" \
+	-I"$src/include" -I"$build/include" -I"$src/libselinux/src" \
 	"$src/bench/label/tsan_restorecon.c" "$src"/libselinux/src/label/*.c \
 	"$build/libselinux/libselinux.a" -lpcre2-8 -o "$tmp/tsan_restorecon"
 

@@ -13,9 +13,11 @@ readers=${4:-4}
 cc=${CC:-gcc}
 tmp=$(mktemp -d /tmp/avc-tsan.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-# the library's own version script is not needed: a static link
-"$cc" -g -O1 -fsanitize=thread -D_GNU_SOURCE -pthread \
-	-I"$src/include" -I"$src/libselinux/src" -I"$build/libselinux" \
+# the library's own version script is not needed: a static link; the
+# build's release (include/selinux/release.h) for core/compat.c
+rel=$(sed -n 's/^#define SELINUX_RELEASE //p' "$build/include/selinux/release.h")
+"$cc" -g -O1 -fsanitize=thread -D_GNU_SOURCE -pthread -DSELINUX_COMPAT="$rel" \
+	-I"$src/include" -I"$build/include" -I"$src/libselinux/src" -I"$build/libselinux" \
 	"$src/tests/integration/avc/avc_stress.c" \
 	"$src"/libselinux/src/*/*.c \
 	-lpcre2-8 -laudit -ldl -o "$tmp/avc_stress"
