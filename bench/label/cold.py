@@ -308,7 +308,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix='cold-')
     try:
         for prog in ('cold_bench', 'lookup_bench'):
-            sh(['cc', '-O2', '-I', os.path.join(SRC, 'include'),
+            sh(['cc', '-O2', '-I', os.path.join(SRC, 'include'), '-I', os.path.join(BUILD, 'include'),
                 os.path.join(HERE, prog + '.c'), '-o',
                 os.path.join(tmp, prog), '-ldl'])
         ncorpus = corpus(os.path.join(tmp, 'corpus'))

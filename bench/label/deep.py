@@ -77,7 +77,7 @@ def main():
 
 def run(a, libs, tmp):
     exe = os.path.join(tmp, 'lookup_bench')
-    subprocess.run(['cc', '-O2', '-I', os.path.join(SRC, 'include'),
+    subprocess.run(['cc', '-O2', '-I', os.path.join(SRC, 'include'), '-I', os.path.join(BUILD, 'include'),
                     os.path.join(HERE, 'lookup_bench.c'), '-o', exe, '-ldl'],
                    check=True)
     corpus = os.path.join(tmp, 'corpus')

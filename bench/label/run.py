@@ -87,7 +87,7 @@ def main():
 
 def run(tmp):
     exe = os.path.join(tmp, 'lookup_bench')
-    sh(['cc', '-O2', '-I', os.path.join(SRC, 'include'),
+    sh(['cc', '-O2', '-I', os.path.join(SRC, 'include'), '-I', os.path.join(BUILD, 'include'),
         os.path.join(HERE, 'lookup_bench.c'), '-o', exe, '-ldl'])
     cpath, ncorpus = corpus(tmp)
     dirs = policy_dirs(tmp)

@@ -117,7 +117,7 @@ def run(a, ours, tmp):
     lb = os.path.join(tmp, 'lookup_bench')
     subprocess.run(['cc', '-O2', '-pthread', os.path.join(HERE, 'bare_walk.c'),
                     '-o', bare], check=True)
-    subprocess.run(['cc', '-O2', '-I', os.path.join(SRC, 'include'),
+    subprocess.run(['cc', '-O2', '-I', os.path.join(SRC, 'include'), '-I', os.path.join(os.path.abspath(a.build), 'include'),
                     os.path.join(HERE, 'lookup_bench.c'), '-o', lb, '-ldl'],
                    check=True)
     spin = os.path.join(tmp, 'spin')
