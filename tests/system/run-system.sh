@@ -134,7 +134,7 @@ prepare() {
 	mkdir -p "$R"/{bin,sbin,dev,proc,sys,modules,newroot}
 	cp "$BB" "$R/bin/busybox"
 	for a in sh mount umount insmod sleep cat mkdir switch_root poweroff sync \
-		chroot cp rm; do
+		chroot cp rm sed grep ls; do
 		ln -s busybox "$R/bin/$a"
 	done
 	for m in virtio_pci virtio_blk crc32c_generic ext4; do
@@ -197,7 +197,20 @@ boot() {
 		-append "$APPEND${SYS_SHELL:+ systest.shell=1}" \
 		"${serial[@]}" -serial "file:$d/out.log" \
 		2> "$d/qemu.err" &
-	wait_vm $! "$TIMEOUT" "$d"
+	local qpid=$!
+	# systemd freezes for good when it cannot load the policy enforcing:
+	# that boot is stopped there, not at the timeout
+	[ -n "${SYS_SHELL:-}" ] || (
+		while kill -0 $qpid 2>/dev/null; do
+			if grep -a -q -E 'Failed to load SELinux policy|Freezing execution' "$d/console.log" 2>/dev/null; then
+				grep -a -m1 -E 'Failed to load SELinux policy|Freezing execution' "$d/console.log" > "$d/why"
+				kill $qpid
+				break
+			fi
+			sleep 2
+		done
+	) &
+	wait_vm $qpid "$TIMEOUT" "$d"
 }
 
 FAILS=() SUMMARY=()
@@ -230,6 +243,8 @@ for rel in $RELEASES; do
 	QPIDS=()
 	for s in "${sides[@]}"; do
 		note "$rel $s: $(cat "$WORK/$rel/$s/seconds") s, $(cat "$WORK/$rel/$s/status")"
+		[ -s "$WORK/$rel/$s/why" ] &&
+			echo "$rel $s: stopped: $(tr -d '\r' < "$WORK/$rel/$s/why")"
 	done
 	args=()
 	for s in "${sides[@]}"; do args+=("$s=$WORK/$rel/$s"); done
