@@ -32,9 +32,9 @@ done)"
 value policycoreutils "$(dpkg-query -W -f '${db:Status-Abbrev}' policycoreutils | tr -d ' ') verify:$(dpkg --verify policycoreutils 2>&1)"
 # PID 1 maps that file (not a copy elsewhere).
 value pid1-maps-libselinux "$(awk '$6 ~ /libselinux/ {print $6}' /proc/1/maps | sort -u)"
-# systemd[1] logs it before journald runs, in the kernel's log (systemd
-# 257's journald files it apart from the kernel's own messages: the whole
-# journal is searched).
+# systemd[1] logs it before journald runs, in the kernel's log; Debian
+# 13's `journalctl -k` does not list that line (the console shows it):
+# the whole journal is searched.
 value policy-loaded-by-systemd "$(journalctl -b -o cat |
 	grep -o 'Successfully loaded SELinux policy in' | head -n1)"
 value enforce "$(cat /sys/fs/selinux/enforce) $(getenforce)"
