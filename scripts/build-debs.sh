@@ -31,7 +31,9 @@
 # where the packages are built: on this machine when it runs RELEASE
 # (/etc/os-release), else in a root of RELEASE (debootstrap from the
 # host's mirror with build-essential and debian/control's build
-# dependencies, cached in $VM_CACHE/deb/build-RELEASE-KEY; each build
+# dependencies, cached in $VM_CACHE/deb/build-RELEASE-KEY; a mirror's
+# sid may carry an expired Release file, which apt is told to accept;
+# each build
 # works on a throw-away overlay of it in a mount namespace: needs root).
 #
 # The tree's files (git's tracked and untracked ones, not what .gitignore
@@ -138,7 +140,8 @@ build_in_root() {
 			mount -t proc proc "$1/proc" && mount --rbind /dev "$1/dev" &&
 			chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 				DEBIAN_FRONTEND=noninteractive sh -c \
-				"apt-get update -q && apt-get build-dep -y -q /src && apt-get clean"
+				"apt-get update -q -o Acquire::Check-Valid-Until=false &&
+				 apt-get build-dep -y -q /src && apt-get clean"
 			' sh "$base.tmp" || exit 1
 		rm -rf "$base.tmp/src" "$base.tmp"/var/lib/apt/lists/*
 		mv "$base.tmp" "$base" && touch "$base/.done"

@@ -121,16 +121,24 @@ for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do umount "${MOUNTS[$i]}"; done
 MOUNTS=()
 rm -rf "$ROOT"/var/lib/apt/lists/* "$ROOT"/tmp/* "$ROOT"/var/tmp/*
 
-# Labelled for real: the image's own setfiles (its release's, which reads
-# its policy version: Debian 13's policy.34 is beyond Debian 12's
-# libsepol) in a chroot, with the image's policy and file contexts
-# (+ .homedirs from semanage); no SELinux is needed for it, and
-# mkfs.ext4 -d copies the security.selinux attributes into the image.
+# Labelled for real: setfiles with the image's policy and file contexts
+# (+ .homedirs from semanage), which needs no SELinux for it; mkfs.ext4 -d
+# copies the security.selinux attributes into the image.  Debian 12's:
+# the host's, on the tree (-r), as always.  Later releases': the image's
+# own in a chroot, which reads its policy version (Debian 13's policy.34
+# is beyond Debian 12's libsepol).  (Debian 12's own setfiles in a chroot
+# fails on some paths with ENOENT.)
 note "setfiles"
 pol=/etc/selinux/default
-in_root setfiles -m -F -c "$(cd "$ROOT" && ls "./$pol"/policy/policy.* | tail -n1 | cut -c2-)" \
-	"$pol/contexts/files/file_contexts" / > "$WORK/setfiles.log" 2>&1 ||
-	{ tail -n 20 "$WORK/setfiles.log" >&2; die "setfiles failed"; }
+polfile=$(cd "$ROOT" && ls "./$pol"/policy/policy.* | tail -n1 | cut -c2-)
+if [ "$SUITE" = bookworm ]; then
+	command -v setfiles >/dev/null || die "setfiles is missing (policycoreutils)"
+	setfiles -m -F -r "$ROOT" -c "$ROOT$polfile" "$ROOT$pol/contexts/files/file_contexts" \
+		"$ROOT" > "$WORK/setfiles.log" 2>&1
+else
+	in_root setfiles -m -F -c "$polfile" "$pol/contexts/files/file_contexts" / \
+		> "$WORK/setfiles.log" 2>&1
+fi || { tail -n 20 "$WORK/setfiles.log" >&2; die "setfiles failed"; }
 getfattr -n security.selinux --only-values "$ROOT/usr/bin/ls" 2>/dev/null |
 	grep -q ':bin_t:' || die "setfiles left /usr/bin/ls without bin_t"
 # A user's crontab has no file context (<<none>>): on an SELinux system it
