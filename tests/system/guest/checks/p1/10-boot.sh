@@ -33,9 +33,9 @@ value policycoreutils "$(dpkg-query -W -f '${db:Status-Abbrev}' policycoreutils 
 # PID 1 maps that file (not a copy elsewhere).
 value pid1-maps-libselinux "$(awk '$6 ~ /libselinux/ {print $6}' /proc/1/maps | sort -u)"
 # systemd[1] logs it before journald runs, in the kernel's log; Debian
-# 13's `journalctl -k` does not list that line (the console shows it):
-# the whole journal is searched.
-value policy-loaded-by-systemd "$(journalctl -b -o cat |
+# 13's journal lacks that line (the console shows it): the journal, then
+# the kernel's ring buffer (dmesg; initrc_t may read it in both policies).
+value policy-loaded-by-systemd "$( { journalctl -b -o cat; dmesg 2>/dev/null; } |
 	grep -o 'Successfully loaded SELinux policy in' | head -n1)"
 value enforce "$(cat /sys/fs/selinux/enforce) $(getenforce)"
 value pid1-context "$(ps -o label= -p 1)"
