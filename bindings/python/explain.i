@@ -121,7 +121,7 @@ static PyObject *ex_dict(const struct selabel_explanation *e)
 	selabel_explanation_free(*$1);
 	if (!d)
 		SWIG_fail;
-	$result = SWIG_Python_AppendOutput($result, d);
+	$result = SWIG_AppendOutput($result, d);
 }
 
 extern int selabel_lookup_explain(struct selabel_handle *h,

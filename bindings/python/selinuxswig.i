@@ -195,7 +195,7 @@ struct avc_cache_stats {
 	$1 = &temp;
 }
 %typemap(argout, fragment="SWIG_FromCharPtr") char ** {
-	$result = SWIG_Python_AppendOutput($result, SWIG_FromCharPtr(*$1));
+	$result = SWIG_AppendOutput($result, SWIG_FromCharPtr(*$1));
 	freecon(*$1);
 }
 
@@ -214,7 +214,7 @@ struct avc_cache_stats {
 }
 %typemap(argout) const char **aliases {
 	Py_INCREF(Py_None);
-	$result = SWIG_Python_AppendOutput($result, Py_None);
+	$result = SWIG_AppendOutput($result, Py_None);
 }
 
 /* A NULL-terminated array of contexts: a list, then freeconary(). */
@@ -248,7 +248,7 @@ static PyObject *swig_conary_to_list(char **a)
 
 	if (!list)
 		SWIG_fail;
-	$result = SWIG_Python_AppendOutput($result, list);
+	$result = SWIG_AppendOutput($result, list);
 }
 /*
  * get_ordered_context_list(_with_level): the list alone, without the
@@ -289,7 +289,7 @@ static PyObject *swig_conary_to_list(char **a)
 	free(*$1);
 	if (!list)
 		SWIG_fail;
-	$result = SWIG_Python_AppendOutput($result, list);
+	$result = SWIG_AppendOutput($result, list);
 }
 
 /*
@@ -301,7 +301,7 @@ static PyObject *swig_conary_to_list(char **a)
 	$1 = &temp;
 }
 %typemap(argout) security_id_t *sid {
-	$result = SWIG_Python_AppendOutput($result,
+	$result = SWIG_AppendOutput($result,
 		SWIG_NewPointerObj(*$1, $*1_descriptor, 0));
 }
 
@@ -324,7 +324,7 @@ static PyObject *swig_conary_to_list(char **a)
 	$1 = &temp;
 }
 %typemap(argout) int *enforce {
-	$result = SWIG_Python_AppendOutput($result, PyLong_FromLong(*$1));
+	$result = SWIG_AppendOutput($result, PyLong_FromLong(*$1));
 }
 
 /* selabel_digest's sizes, hidden and returned (see selabel_digest). */
@@ -333,7 +333,7 @@ static PyObject *swig_conary_to_list(char **a)
 	$1 = &temp;
 }
 %typemap(argout) size_t *digest_len, size_t *num_specfiles {
-	$result = SWIG_Python_AppendOutput($result, PyLong_FromSize_t(*$1));
+	$result = SWIG_AppendOutput($result, PyLong_FromSize_t(*$1));
 }
 
 /*

@@ -102,7 +102,7 @@ static VALUE ex_free(VALUE arg)
 }
 %typemap(argout) struct selabel_explanation **exp {
 	if (*$1)
-		$result = SWIG_Ruby_AppendOutput($result,
+		$result = SWIG_AppendOutput($result,
 			rb_ensure(ex_hash, (VALUE)*$1, ex_free, (VALUE)*$1));
 }
 

@@ -8,6 +8,46 @@
 
 vm_as_root() { [ "$(id -u)" = 0 ]; }
 
+# The Debian release whose packages fetch_pkg and kernel_pkg take:
+# VM_RELEASE, default this machine's (/etc/os-release), whose apt answers.
+# Another release (tests/system boots Debian 13 on a Debian 12 host) is
+# read through an apt configuration of its own in $CACHE/apt-RELEASE (the
+# host's mirror, Debian's archive keyring; the host's apt state is never
+# touched), its lists fetched once and again when a package is missing.
+VM_HOST_RELEASE=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+vm_release() { echo "${VM_RELEASE:-$VM_HOST_RELEASE}"; }
+_vm_apt_opts() {
+	local rel d mirror
+	rel=$(vm_release)
+	[ "$rel" = "$VM_HOST_RELEASE" ] && return 0
+	d=$CACHE/apt-$rel
+	if [ ! -s "$d/sources.list" ]; then
+		mirror=$("$(dirname "${BASH_SOURCE[0]}")/debian-mirror.sh") || return 1
+		mkdir -p "$d/lists/partial" "$d/cache/archives/partial" || return 1
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $rel main" \
+			> "$d/sources.list"
+	fi
+	printf '%s\n' -o "Dir::Etc::SourceList=$d/sources.list" \
+		-o Dir::Etc::SourceParts=/nonexistent -o "Dir::State::Lists=$d/lists" \
+		-o "Dir::Cache=$d/cache" -o Dir::State::status=/dev/null
+}
+# vm_apt_get, vm_apt_cache ARGS...: apt-get, apt-cache of $(vm_release)
+vm_apt_get() {
+	local o
+	o=$(_vm_apt_opts) || return 1
+	# shellcheck disable=SC2046
+	(IFS=$'\n'; apt-get $o "$@")
+}
+vm_apt_cache() {
+	local o rel
+	o=$(_vm_apt_opts) || return 1
+	rel=$(vm_release)
+	if [ "$rel" != "$VM_HOST_RELEASE" ] && [ -z "$(ls "$CACHE/apt-$rel/lists" 2>/dev/null | grep -v partial)" ]; then
+		vm_apt_get update -q >&2 || return 1
+	fi
+	(IFS=$'\n'; apt-cache $o "$@")
+}
+
 # fetch_pkg PKG [DIRNAME] [MEMBER...]: unpack PKG (only MEMBERs, e.g.
 # ./boot, if given) into $CACHE/DIRNAME (default PKG) once; print the
 # directory.
@@ -20,9 +60,9 @@ fetch_pkg() {
 		deb=$(ls "$CACHE/debs/${pkg}_"*.deb 2>/dev/null | head -n1)
 		if [ -z "$deb" ]; then
 			note "downloading $pkg into $CACHE/debs"
-			( cd "$CACHE/debs" && apt-get download -q "$pkg" >&2 ) ||
-				{ vm_as_root && apt-get update -q >&2 &&
-				  ( cd "$CACHE/debs" && apt-get download -q "$pkg" >&2 ); } ||
+			( cd "$CACHE/debs" && vm_apt_get download -q "$pkg" >&2 ) ||
+				{ vm_as_root && vm_apt_get update -q >&2 &&
+				  ( cd "$CACHE/debs" && vm_apt_get download -q "$pkg" >&2 ); } ||
 				return 1
 			deb=$(ls "$CACHE/debs/${pkg}_"*.deb | head -n1)
 		fi
@@ -34,22 +74,24 @@ fetch_pkg() {
 	echo "$dir"
 }
 
-# kernel_pkg: the kernel package to boot: VM_KERNEL_PKG, else what
-# linux-image-amd64 depends on (remembered in the cache after the first
-# run, so that every later run boots the same kernel).
+# kernel_pkg: the kernel package to boot: VM_KERNEL_PKG (this machine's
+# release only), else what $(vm_release)'s linux-image-amd64 depends on
+# (remembered in the cache after the first run, kernel-pkg or
+# kernel-pkg-RELEASE, so that every later run boots the same kernel).
 kernel_pkg() {
-	local k=${VM_KERNEL_PKG:-}
-	[ -z "$k" ] && [ -s "$CACHE/kernel-pkg" ] && k=$(cat "$CACHE/kernel-pkg")
+	local k=${VM_KERNEL_PKG:-} f=$CACHE/kernel-pkg
+	[ "$(vm_release)" != "$VM_HOST_RELEASE" ] && f=$CACHE/kernel-pkg-$(vm_release) k=
+	[ -z "$k" ] && [ -s "$f" ] && k=$(cat "$f")
 	if [ -z "$k" ]; then
-		_resolve() { apt-cache depends linux-image-amd64 2>/dev/null |
+		_resolve() { vm_apt_cache depends linux-image-amd64 2>/dev/null |
 			awk '/Depends: linux-image-/{print $2; exit}'; }
 		k=$(_resolve)
 		if [ -z "$k" ] && vm_as_root; then
-			apt-get update -q >&2
+			vm_apt_get update -q >&2
 			k=$(_resolve)
 		fi
 		[ -n "$k" ] || return 1
-		echo "$k" > "$CACHE/kernel-pkg"
+		echo "$k" > "$f"
 	fi
 	echo "$k"
 }

@@ -31,6 +31,6 @@ info() {
 # mask_ids: process ids, D-Bus unique names, serials and times out of
 # stdin.
 mask_ids() {
-	sed -E 's/\b([sp]?pid|ses|auid|serial|reply_serial)=[0-9]+/\1=N/g;
+	sed -E 's/\b([spt]?pid|ses|auid|serial|reply_serial)=[0-9]+/\1=N/g;
 		s/:1\.[0-9]+/:1.N/g; s/\btime=[0-9.]+/time=T/g'
 }

@@ -1,14 +1,17 @@
 #!/bin/bash
 # tests/system/image/build.sh - the disk image of the system test: a Debian
-# 12 system made with debootstrap from the host's own package source,
+# system (12, bookworm, or 13, trixie) made with debootstrap from the
+# host's own package source,
 # SELinux enforcing with Debian's refpolicy (selinux-policy-default),
 # systemd, sshd, cron, dbus, auditd, mcstrans and policycoreutils; two test
 # users mapped with semanage (alice: user_u, bob: staff_u), ssh keys, a
 # system and a user crontab; every file labelled by setfiles; one ext4
 # filesystem in a raw image.
 #
-#   build.sh OUT.img KERNEL_DIR DEB_CACHE
+#   build.sh OUT.img KERNEL_DIR DEB_CACHE [RELEASE]
 #
+# RELEASE: bookworm (default) or trixie; the recipe is the same, with
+# that release's packages (packages.txt) and kernel.
 # KERNEL_DIR holds the unpacked kernel package whose modules go into the
 # image (the kernel the test boots); DEB_CACHE keeps the downloaded .debs
 # between builds.  Run as root.  run-system.sh calls it under its cache
@@ -17,9 +20,8 @@
 # image).
 set -euo pipefail
 unset LD_LIBRARY_PATH
-OUT=$1 KDIR=$2 DEBS=$3
+OUT=$1 KDIR=$2 DEBS=$3 SUITE=${4:-bookworm}
 HERE=$(cd "$(dirname "$0")" && pwd)
-SUITE=bookworm
 note() { echo "image: $*" >&2; }
 die() { echo "image: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "must run as root (debootstrap, chroot, setfiles)"
@@ -33,7 +35,6 @@ need() { # install a host tool from Debian when missing
 			apt-get install -y -q --no-install-recommends "$2" >&2; }
 }
 need debootstrap debootstrap
-need setfiles policycoreutils
 need mkfs.ext4 e2fsprogs
 
 # The host's own Debian mirror (deb822 sources first, then sources.list).
@@ -83,14 +84,24 @@ in_root apt-get update -q > "$WORK/apt.log" 2>&1 &&
 
 # mcstrans: selinux-policy-default declares "Conflicts: mcstrans" (both
 # ship nothing the other has; Debian keeps them apart), so apt refuses
-# it.  The issue wants mcstransd running: dpkg installs it over the
-# conflict, with its dependencies from apt.
-note "mcstrans (dpkg --force-conflicts)"
-in_root apt-get install -y -q --no-install-recommends lsb-base libcap2 \
-	>> "$WORK/apt.log" 2>&1 &&
-	in_root sh -c 'cd /var/cache/apt/archives && apt-get download -q mcstrans &&
-		dpkg --force-conflicts -i mcstrans_*.deb' >> "$WORK/apt.log" 2>&1 ||
+# it, and apt refuses to touch a system where dpkg forced it in over that
+# conflict (our boot installs our packages with apt).  The issue wants
+# mcstransd running: Debian's mcstrans .deb, its files and scripts as they
+# are, is installed under another package name (mcstrans-systest), with
+# its dependencies (Debian 12: lsb-base, libcap2; 13: libcap2) from apt.
+note "mcstrans (as mcstrans-systest)"
+in_root sh -c 'cd /var/cache/apt/archives && apt-get download -q mcstrans &&
+	apt-get install -y -q --no-install-recommends $(dpkg-deb -f mcstrans_*.deb Depends |
+		tr "," "\n" | sed -e "s/(.*)//" -e "s/|.*//" -e "s/ //g") &&
+	rm -rf /tmp/mcstrans && dpkg-deb -R mcstrans_*.deb /tmp/mcstrans &&
+	sed -i "s/^Package: mcstrans\$/Package: mcstrans-systest/" /tmp/mcstrans/DEBIAN/control &&
+	dpkg-deb -b /tmp/mcstrans /tmp/mcstrans-systest.deb &&
+	dpkg -i /tmp/mcstrans-systest.deb && rm -rf /tmp/mcstrans /tmp/mcstrans-systest.deb' \
+	>> "$WORK/apt.log" 2>&1 ||
 	{ tail -n 20 "$WORK/apt.log" >&2; die "installing mcstrans failed"; }
+# apt accepts the system as it is (no broken relation)
+in_root apt-get check >> "$WORK/apt.log" 2>&1 ||
+	{ tail -n 20 "$WORK/apt.log" >&2; die "apt-get check: the image's packages are inconsistent"; }
 
 note "configuring"
 cp -a "$HERE/files/." "$ROOT/"
@@ -111,13 +122,23 @@ MOUNTS=()
 rm -rf "$ROOT"/var/lib/apt/lists/* "$ROOT"/tmp/* "$ROOT"/var/tmp/*
 
 # Labelled for real: setfiles with the image's policy and file contexts
-# (+ .homedirs from semanage), on the host, which needs no SELinux for
-# it; mkfs.ext4 -d copies the security.selinux attributes into the image.
+# (+ .homedirs from semanage), which needs no SELinux for it; mkfs.ext4 -d
+# copies the security.selinux attributes into the image.  Debian 12's:
+# the host's, on the tree (-r), as always.  Later releases': the image's
+# own in a chroot, which reads its policy version (Debian 13's policy.34
+# is beyond Debian 12's libsepol).  (Debian 12's own setfiles in a chroot
+# fails on some paths with ENOENT.)
 note "setfiles"
-pol=$ROOT/etc/selinux/default
-setfiles -m -F -r "$ROOT" -c "$(ls "$pol"/policy/policy.* | tail -n1)" \
-	"$pol/contexts/files/file_contexts" "$ROOT" > "$WORK/setfiles.log" 2>&1 ||
-	{ tail -n 20 "$WORK/setfiles.log" >&2; die "setfiles failed"; }
+pol=/etc/selinux/default
+polfile=$(cd "$ROOT" && ls "./$pol"/policy/policy.* | tail -n1 | cut -c2-)
+if [ "$SUITE" = bookworm ]; then
+	command -v setfiles >/dev/null || die "setfiles is missing (policycoreutils)"
+	setfiles -m -F -r "$ROOT" -c "$ROOT$polfile" "$ROOT$pol/contexts/files/file_contexts" \
+		"$ROOT" > "$WORK/setfiles.log" 2>&1
+else
+	in_root setfiles -m -F -c "$polfile" "$pol/contexts/files/file_contexts" / \
+		> "$WORK/setfiles.log" 2>&1
+fi || { tail -n 20 "$WORK/setfiles.log" >&2; die "setfiles failed"; }
 getfattr -n security.selinux --only-values "$ROOT/usr/bin/ls" 2>/dev/null |
 	grep -q ':bin_t:' || die "setfiles left /usr/bin/ls without bin_t"
 # A user's crontab has no file context (<<none>>): on an SELinux system it

@@ -12,6 +12,13 @@ else
 	side=debian
 fi
 value library "$side"
+# The generation booted: its release, systemd and kernel (expected/:
+# Debian 12's; expected-trixie/: Debian 13's).
+value generation "$(. /etc/os-release && echo "$VERSION_CODENAME") systemd $(systemctl --version | awk 'NR == 1 {print $2}') kernel $(uname -r | cut -d. -f1-2)"
+# The kernel's policy version and the policy files the system has: Debian
+# 13's refpolicy is policy.34, beyond 6.12's 33, which the library loading
+# it (systemd's selinux_init_load_policy, load_policy) must rewrite.
+value policy-versions "kernel $(cat /sys/fs/selinux/policyvers) files $(cd /etc/selinux/default/policy && echo policy.*)"
 # Which packages: ours (the host's build, installed by the initramfs) or
 # Debian's; policycoreutils stays installed with its files as packaged.
 value packages "$(for p in libselinux1 selinux-utils python3-selinux; do
@@ -25,8 +32,10 @@ done)"
 value policycoreutils "$(dpkg-query -W -f '${db:Status-Abbrev}' policycoreutils | tr -d ' ') verify:$(dpkg --verify policycoreutils 2>&1)"
 # PID 1 maps that file (not a copy elsewhere).
 value pid1-maps-libselinux "$(awk '$6 ~ /libselinux/ {print $6}' /proc/1/maps | sort -u)"
-# systemd[1] logs it before journald runs: it is in the kernel's log.
-value policy-loaded-by-systemd "$(journalctl -b -k -o cat |
+# systemd[1] logs it before journald runs, in the kernel's log; Debian
+# 13's journal lacks that line (the console shows it): the journal, then
+# the kernel's ring buffer (dmesg; initrc_t may read it in both policies).
+value policy-loaded-by-systemd "$( { journalctl -b -o cat; dmesg 2>/dev/null; } |
 	grep -o 'Successfully loaded SELinux policy in' | head -n1)"
 value enforce "$(cat /sys/fs/selinux/enforce) $(getenforce)"
 value pid1-context "$(ps -o label= -p 1)"

@@ -1,5 +1,6 @@
 # 9. dbus-daemon's SELinux mediation, and systemd's: carol (xguest_t) may
-# call the bus itself but may not send to systemd (init_t); alice
+# call the bus itself but may not send to systemd (init_t; Debian 13's
+# policy allows it) nor to systemd-logind (systemd_logind_t); alice
 # (user_t) may not ask systemd for a system unit's status.  The same
 # outcome and the same USER_AVC records in both boots.  Then semodule -i
 # of a module that allows both, and both daemons must notice.
@@ -14,6 +15,13 @@ dbus_calls() { # NAME
 	# the outcome ("method return" or the error's name), then all of it
 	value dbus-to-systemd-$1 "$(echo "$r" | awk '{print $1, $2}')"
 	value dbus-to-systemd-message-$1 "$r"
+	# Debian 13's policy lets xguest_t send to systemd (init_t): there
+	# dbus-daemon's denial is seen on systemd-logind (systemd_logind_t),
+	# which neither generation's policy lets xguest_t call, nor systest.te
+	r=$(ssh_as carol 'dbus-send --system --print-reply \
+		--dest=org.freedesktop.login1 /org/freedesktop/login1 \
+		org.freedesktop.DBus.Peer.Ping 2>&1 | head -n1' | mask_ids)
+	value dbus-to-logind-$1 "$(echo "$r" | awk '{print $1, $2}')"
 	value systemd-unit-status-$1 "$(ssh_as alice 'systemctl --no-pager status \
 		cron.service >/dev/null 2>&1; echo "exit $?"; systemctl --no-pager \
 		show -p Id cron.service 2>&1')"
