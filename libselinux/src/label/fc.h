@@ -563,6 +563,20 @@ extern const uint32_t fc_bin6_kind_mode[FC_BIN6_KINDS];
  * libselinux 3.8 (a NUL, a meta character of ".^$?*+|[({])}", or an
  * escape of anything but those and "-_,"). */
 ssize_t fc_bin6_simplify(const char *s, size_t n, char *out);
+/* The version 6 tree's depth: 3.8's writer places a spec in the node of
+ * at most this many leading components of its path. */
+#define FC_BIN6_DEPTH 3
+/*
+ * The next component of a spec's path as that writer walks it, from *p
+ * (the literal, or the regex): empty components skipped; a literal's
+ * walk goes on only at a '/'; a component counts only when a '/' follows
+ * it.  1 with *comp and *len (into the path, not NUL-terminated; for a
+ * regex still to be simplified) and *p past it; 0 where the walk stops.
+ */
+int fc_bin6_next(const char **p, bool lit, const char **comp, size_t *len);
+/* Room for element n in the array *p of *cap elements of size bytes
+ * (doubled when full, 4 at first): 0, or -ENOMEM or -EOVERFLOW. */
+int fc_bin6_grow(void **p, uint32_t *cap, uint32_t n, size_t size);
 /* As fc_parse_bin, for a version 6 file (fc_parse_bin hands it over). */
 int fc_parse_bin6(struct fc_load *l, int fd, const uint8_t *buf, size_t len);
 /* Write d's specs as a version 6 file_contexts.bin to fd. */

@@ -85,6 +85,47 @@ ssize_t fc_bin6_simplify(const char *s, size_t n, char *out)
 	return o;
 }
 
+int fc_bin6_next(const char **p, bool lit, const char **comp, size_t *len)
+{
+	for (;;) {
+		const char *q;
+
+		if (lit && **p != '/')
+			return 0;
+		if (!**p || !(q = strchr(*p + 1, '/')))
+			return 0;
+		if (q == *p + 1) {
+			*p = q;
+			continue;
+		}
+		*comp = *p + 1;
+		*len = (size_t)(q - *p - 1);
+		*p = q;
+		return 1;
+	}
+}
+
+int fc_bin6_grow(void **p, uint32_t *cap, uint32_t n, size_t size)
+{
+	uint32_t c = *cap ? 2 * *cap : 4;
+	void *q;
+
+	if (n < *cap)
+		return 0;
+	if (c < *cap)
+		return -EOVERFLOW;
+	q = reallocarray(*p, c, size);
+	if (!q)
+		return -ENOMEM;
+	/*
+	 * analyzer: false positive (gcc malloc-leak): q is stored in *p, the
+	 * caller's array, freed with it.
+	 */
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
 /* The reader ------------------------------------------------------- */
 
 struct item {

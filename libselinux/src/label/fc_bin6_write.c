@@ -10,10 +10,9 @@
  * The layout is described in fc_bin6.c.  We build the tree 3.8 builds
  * from the same text (its lookups depend on where a spec sits), so that
  * libselinux 3.8 and later read our file as their own: a spec goes into
- * the node of the first (at most TREE_DEPTH) components of its path that
+ * the node of the first (at most FC_BIN6_DEPTH) components of its path that
  * are plain text, each followed by a '/'.
  */
-#define TREE_DEPTH 3
 
 struct wnode {
 	char *stem;		   /* NULL for the root */
@@ -46,28 +45,6 @@ void lbl_test_bin6_order(unsigned release)
 	test_order = release;
 }
 
-/* Room for one more of n elements of size in *p (*cap of them). */
-static int grow(void **p, uint32_t *cap, uint32_t n, size_t size)
-{
-	uint32_t c = *cap ? 2 * *cap : 4;
-	void *q;
-
-	if (n < *cap)
-		return 0;
-	if (c < *cap)
-		return -EOVERFLOW;
-	q = reallocarray(*p, c, size);
-	if (!q)
-		return -ENOMEM;
-	/*
-	 * analyzer: false positive (gcc malloc-leak): q is stored in *p, the
-	 * caller's array, freed with it.
-	 */
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 static void wnode_free(struct wnode *n)
 {
 	for (uint32_t i = 0; i < n->nkid; i++)
@@ -91,7 +68,7 @@ static int child(struct wnode *n, const char *s, size_t len, struct wnode **out)
 		}
 	if (len >= UINT16_MAX)
 		return -EOVERFLOW;
-	e = grow((void **)&n->kid, &n->akid, n->nkid, sizeof(*n->kid));
+	e = fc_bin6_grow((void **)&n->kid, &n->akid, n->nkid, sizeof(*n->kid));
 	if (e < 0)
 		return e;
 	stem = strndup(s, len);
@@ -120,35 +97,25 @@ static int place(struct wr6 *w, struct wnode *root, uint32_t i,
 	struct wnode *n = root;
 	int depth = 0, e;
 
-	while (depth < TREE_DEPTH) {
-		const char *q;
-		size_t len;
+	const char *c;
+	size_t len;
 
-		if (w->lit[i] && *p != '/')
-			break;
-		if (!*p || !(q = strchr(p + 1, '/')))
-			break;
-		len = q - p - 1;
-		if (!len) {
-			p = q;
-			continue;
-		}
+	while (depth < FC_BIN6_DEPTH && fc_bin6_next(&p, w->lit[i], &c, &len)) {
 		if (w->lit[i]) {
-			e = child(n, p + 1, len, &n);
+			e = child(n, c, len, &n);
 		} else {
 			_cleanup_free_ char *stem = malloc(len + 1);
 			ssize_t k;
 
 			if (!stem)
 				return -ENOMEM;
-			k = fc_bin6_simplify(p + 1, len, stem);
+			k = fc_bin6_simplify(c, len, stem);
 			if (k < 0 || k >= UINT16_MAX)
 				break;
 			e = child(n, stem, k, &n);
 		}
 		if (e < 0)
 			return e;
-		p = q;
 		depth++;
 	}
 	*out = n;
@@ -436,12 +403,13 @@ static int build(struct wr6 *w, struct wnode *root)
 		if ((e = place(w, root, i, &n)) < 0)
 			return e;
 		if (w->lit[i]) {
-			e = grow((void **)&n->lit, &n->alit, n->nlit, 4);
+			e = fc_bin6_grow((void **)&n->lit, &n->alit, n->nlit,
+					 4);
 			if (e < 0)
 				return e;
 			n->lit[n->nlit++] = i;
 		} else {
-			e = grow((void **)&n->re, &n->are, n->nre, 4);
+			e = fc_bin6_grow((void **)&n->re, &n->are, n->nre, 4);
 			if (e < 0)
 				return e;
 			n->re[n->nre++] = i;

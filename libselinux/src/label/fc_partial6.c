@@ -38,8 +38,6 @@
  * the chain; we leave it out as well).  No spec: no digest.
  */
 
-#define DEPTH 3
-
 struct p6 {
 	uint32_t i;
 	uint64_t pos; /* where it was read: its file, then its line (a
@@ -49,7 +47,7 @@ struct p6 {
 	uint8_t depth;	 /* of its node */
 	bool bin;	 /* read from a .bin (see cmp_lits) */
 	const char *lit; /* its literal (into buf), NULL for a regex spec */
-	const char *comp[DEPTH]; /* its node's components (into buf) */
+	const char *comp[FC_BIN6_DEPTH]; /* its node's components (into buf) */
 };
 
 struct p6set {
@@ -90,32 +88,24 @@ static int analyse(struct fc_data *d, uint32_t i, struct p6 *e)
 		o = buf + k + 1;
 	}
 	p = e->lit ? e->lit : re;
-	while (e->depth < DEPTH) {
-		const char *q;
+	while (e->depth < FC_BIN6_DEPTH) {
+		const char *c;
 		size_t len;
 		ssize_t n;
 
-		if (e->lit && *p != '/')
+		if (!fc_bin6_next(&p, e->lit, &c, &len))
 			break;
-		if (!*p || !(q = strchr(p + 1, '/')))
-			break;
-		len = q - p - 1;
-		if (!len) {
-			p = q;
-			continue;
-		}
 		if (e->lit) {
-			memcpy(o, p + 1, len);
+			memcpy(o, c, len);
 			n = len;
 		} else {
-			n = fc_bin6_simplify(p + 1, len, o);
+			n = fc_bin6_simplify(c, len, o);
 			if (n < 0)
 				break;
 		}
 		o[n] = '\0';
 		e->comp[e->depth++] = o;
 		o += n + 1;
-		p = q;
 	}
 	if (!e->lit && !e->depth)
 		free(buf);
@@ -229,7 +219,7 @@ int fc_hash_partial6(struct fc_data *d, const char *key,
 		     uint8_t digest[LBL_SHA1_LEN])
 {
 	struct p6set s = {.rel = core_compat};
-	const char *kc[DEPTH], *last = NULL, *p = key;
+	const char *kc[FC_BIN6_DEPTH], *last = NULL, *p = key;
 	char kbuf[3 * 256], *ko = kbuf;
 	_cleanup_free_ char *kheap = NULL;
 	size_t klen = strlen(key), lastlen = 0;
@@ -245,7 +235,7 @@ int fc_hash_partial6(struct fc_data *d, const char *key,
 			return -ENOMEM;
 		ko = kheap;
 	}
-	while (kn < DEPTH && *p == '/') {
+	while (kn < FC_BIN6_DEPTH && *p == '/') {
 		const char *q = strchr(p + 1, '/');
 		size_t len;
 

@@ -19,7 +19,6 @@
  *  - selabel_cmp() compares two trees node by node in the same order,
  *    ignoring contexts: see cmp_node().
  */
-#define TREE_DEPTH 3
 
 struct tnode {
 	char *stem; /* NULL for the root */
@@ -34,23 +33,6 @@ struct tree {
 	char **lit; /* per spec: its literal, or NULL for a regex spec */
 	struct tnode root;
 };
-
-static int grow(void **p, uint32_t *cap, uint32_t n, size_t size)
-{
-	uint32_t c = *cap ? 2 * *cap : 4;
-	void *q;
-
-	if (n < *cap)
-		return 0;
-	if (c < *cap)
-		return -EOVERFLOW;
-	q = reallocarray(*p, c, size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
-}
 
 static void tnode_free(struct tnode *n)
 {
@@ -80,7 +62,7 @@ static int child(struct tnode *n, const char *s, size_t len, struct tnode **out)
 			*out = &n->kid[i];
 			return 0;
 		}
-	e = grow((void **)&n->kid, &n->akid, n->nkid, sizeof(*n->kid));
+	e = fc_bin6_grow((void **)&n->kid, &n->akid, n->nkid, sizeof(*n->kid));
 	if (e < 0)
 		return e;
 	memset(&n->kid[n->nkid], 0, sizeof(*n->kid));
@@ -101,35 +83,25 @@ static int place(struct tree *t, uint32_t i, struct tnode **out)
 	struct tnode *n = &t->root;
 	int depth = 0, e;
 
-	while (depth < TREE_DEPTH) {
-		const char *q;
-		size_t len;
+	const char *c;
+	size_t len;
 
-		if (lit && *p != '/')
-			break;
-		if (!*p || !(q = strchr(p + 1, '/')))
-			break;
-		len = q - p - 1;
-		if (!len) {
-			p = q;
-			continue;
-		}
+	while (depth < FC_BIN6_DEPTH && fc_bin6_next(&p, lit, &c, &len)) {
 		if (lit) {
-			e = child(n, p + 1, len, &n);
+			e = child(n, c, len, &n);
 		} else {
 			_cleanup_free_ char *stem = malloc(len + 1);
 			ssize_t k;
 
 			if (!stem)
 				return -ENOMEM;
-			k = fc_bin6_simplify(p + 1, len, stem);
+			k = fc_bin6_simplify(c, len, stem);
 			if (k < 0)
 				break;
 			e = child(n, stem, k, &n);
 		}
 		if (e < 0)
 			return e;
-		p = q;
 		depth++;
 	}
 	*out = n;
@@ -208,12 +180,13 @@ static int tree_build(const struct fc_data *d, uint32_t nfiles, struct tree *t)
 		if ((e = place(t, i, &n)) < 0)
 			return e;
 		if (t->lit[i]) {
-			e = grow((void **)&n->lit, &n->alit, n->nlit, 4);
+			e = fc_bin6_grow((void **)&n->lit, &n->alit, n->nlit,
+					 4);
 			if (e < 0)
 				return e;
 			n->lit[n->nlit++] = i;
 		} else {
-			e = grow((void **)&n->re, &n->are, n->nre, 4);
+			e = fc_bin6_grow((void **)&n->re, &n->are, n->nre, 4);
 			if (e < 0)
 				return e;
 			n->re[n->nre++] = i;
