@@ -96,7 +96,6 @@ static int place(struct wr6 *w, struct wnode *root, uint32_t i,
 	const char *p = w->lit[i] ? w->lit[i] : w->spec[i].regex;
 	struct wnode *n = root;
 	int depth = 0, e;
-
 	const char *c;
 	size_t len;
 

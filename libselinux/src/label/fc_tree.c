@@ -82,7 +82,6 @@ static int place(struct tree *t, uint32_t i, struct tnode **out)
 	const char *p = lit ? lit : fc_regex(t->d, i);
 	struct tnode *n = &t->root;
 	int depth = 0, e;
-
 	const char *c;
 	size_t len;
 
