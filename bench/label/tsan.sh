@@ -14,7 +14,7 @@ tmp=$(mktemp -d /tmp/label-tsan.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 "$cc" -g -O1 -fsanitize=thread -D_GNU_SOURCE -pthread \
 	-I"$src/include" -I"$build/include" -I"$src/libselinux/src" \
-	"$src/bench/label/tsan_lookup.c" "$src"/libselinux/src/label/*.c \
+	"$src/bench/label/tsan_lookup.c" $(find "$src/libselinux/src/label" -name '*.c') \
 	"$build/libselinux/libselinux.a" -lpcre2-8 -o "$tmp/tsan_lookup"
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
 	"$tmp/tsan_lookup" "$fc" 8 \

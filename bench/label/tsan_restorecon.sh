@@ -22,7 +22,7 @@ tmp=$(mktemp -d /tmp/rc-tsan.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 "$cc" -g -O1 -fsanitize=thread -D_GNU_SOURCE -pthread \
 	-I"$src/include" -I"$build/include" -I"$src/libselinux/src" \
-	"$src/bench/label/tsan_restorecon.c" "$src"/libselinux/src/label/*.c \
+	"$src/bench/label/tsan_restorecon.c" $(find "$src/libselinux/src/label" "$src/libselinux/src/restore" -name '*.c') \
 	"$build/libselinux/libselinux.a" -lpcre2-8 -o "$tmp/tsan_restorecon"
 
 t=$tmp/t

@@ -1,4 +1,4 @@
-/* label/restorecon_xattr.c: list and remove the security.sehash digests. */
+/* restore/xattr.c: list and remove the security.sehash digests. */
 #include <fts.h>
 #include <string.h>
 #include <sys/statfs.h>
@@ -7,15 +7,6 @@
 #include <selinux/restorecon.h>
 
 #include "internal.h"
-
-/* From restorecon.c (see the note there). */
-int lbl_rc_handle(struct selabel_handle **h, bool *have_digest);
-bool lbl_rc_excluded(const char *path);
-void lbl_rc_read_mounts(void);
-
-#define SEHASH_XATTR "security.sehash"
-#define RAMFS_MAGIC 0x858458f6
-#define TMPFS_MAGIC 0x01021994
 
 /*
  * The list being built and handed out.  The caller receives &xattr_head
@@ -114,7 +105,7 @@ static int xattr_walk(const char *pathname, unsigned int flags)
 	FTS *fts;
 	int r;
 
-	r = lbl_rc_handle(&x.h, NULL);
+	r = rst_handle(&x.h, NULL);
 	if (r < 0)
 		return r;
 	if (lstat(pathname, &st) < 0) {
@@ -126,9 +117,9 @@ static int xattr_walk(const char *pathname, unsigned int flags)
 		return r;
 	}
 	if (!(flags & SELINUX_RESTORECON_XATTR_IGNORE_MOUNTS))
-		lbl_rc_read_mounts();
+		rst_read_mounts();
 	if (!(flags & SELINUX_RESTORECON_XATTR_RECURSE)) {
-		if (in_memory_fs(pathname) || lbl_rc_excluded(pathname))
+		if (in_memory_fs(pathname) || rst_excluded(pathname))
 			return 0;
 		r = add_entry(&x, pathname);
 		return r < 0 ? r : 0;
@@ -145,7 +136,7 @@ static int xattr_walk(const char *pathname, unsigned int flags)
 			continue;
 		if (in_memory_fs(e->fts_path))
 			continue;
-		if (lbl_rc_excluded(e->fts_path)) {
+		if (rst_excluded(e->fts_path)) {
 			fts_set(fts, e, FTS_SKIP);
 			continue;
 		}

@@ -1,4 +1,4 @@
-/* label/restorecon.c: selinux_restorecon and its settings. */
+/* restore/restorecon.c: selinux_restorecon and its settings. */
 #include <dirent.h>
 #include <stdarg.h>
 #include <fcntl.h>
@@ -16,17 +16,6 @@
 #include "../core/compat.h"
 #include "internal.h"
 
-/*
- * Shared with restorecon_xattr.c (declared there too: label/internal.h
- * belongs to the layer's other work; move them there when it settles).
- */
-int lbl_rc_handle(struct selabel_handle **h, bool *have_digest);
-bool lbl_rc_excluded(const char *path);
-void lbl_rc_read_mounts(void);
-
-#define SEHASH_XATTR "security.sehash"
-#define RAMFS_MAGIC 0x858458f6
-#define TMPFS_MAGIC 0x01021994
 #define SYSFS_MAGIC 0x62656572
 /* PROGRESS prints once per this many files. */
 #define STAR_COUNT 1000
@@ -202,7 +191,7 @@ _public_ void selinux_restorecon_set_sehandle(struct selabel_handle *hndl)
 /* The handle for a walk: the one set, or the default opened now.  A failed
  * default open is retried by the next call (the reference gives up for the
  * life of the process). */
-int lbl_rc_handle(struct selabel_handle **h, bool *have_digest)
+int rst_handle(struct selabel_handle **h, bool *have_digest)
 {
 	int r = 0;
 
@@ -341,7 +330,7 @@ static bool below(const char *path, const char *dir)
 	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == '\0');
 }
 
-bool lbl_rc_excluded(const char *path)
+bool rst_excluded(const char *path)
 {
 	bool ex = false;
 
@@ -354,7 +343,7 @@ bool lbl_rc_excluded(const char *path)
 	return ex;
 }
 
-void lbl_rc_read_mounts(void)
+void rst_read_mounts(void)
 {
 	pthread_mutex_lock(&rc_lock);
 	read_mount_excludes_locked();
@@ -815,7 +804,7 @@ static bool dir_left_out(struct walk *w, const char *path,
 	return (F(w, XDEV) && st->st_dev != w->dev) ||
 	       (w->sfs.f_type == SYSFS_MAGIC &&
 		!selabel_partial_match(w->h, path)) ||
-	       lbl_rc_excluded(path);
+	       rst_excluded(path);
 }
 
 /* A file (not a directory) found on another file system than the walk's
@@ -1497,7 +1486,7 @@ static int restorecon_common(const char *pathname, unsigned int flags,
 	if (!pathname)
 		return -EINVAL;
 	w.verbose = F(&w, VERBOSE) && !F(&w, PROGRESS);
-	r = lbl_rc_handle(&w.h, &have_digest);
+	r = rst_handle(&w.h, &have_digest);
 	if (r < 0)
 		return r;
 	/*
@@ -1525,7 +1514,7 @@ static int restorecon_common(const char *pathname, unsigned int flags,
 		return r;
 	}
 	if (!F(&w, IGNORE_MOUNTS))
-		lbl_rc_read_mounts();
+		rst_read_mounts();
 
 	pthread_mutex_lock(&rc_lock);
 	if (rc_root) {
@@ -1547,7 +1536,7 @@ static int restorecon_common(const char *pathname, unsigned int flags,
 
 	w.dev = st.st_dev;
 	if (!F(&w, RECURSE)) {
-		r = lbl_rc_excluded(path)
+		r = rst_excluded(path)
 			? 0
 			: restore_one(&w, path, &st, true, -1, NULL);
 		goto out;

@@ -1,5 +1,5 @@
 /*
- * Suite label_restorecon_vanish: selinux_restorecon() over a tree whose
+ * Suite restore_vanish: selinux_restorecon() over a tree whose
  * entries are removed while it walks (upstream's post-3.11 fixes of
  * this class concern files gone between the walk's steps).
  *
@@ -345,7 +345,7 @@ END_TEST
 
 static Suite *suite(void)
 {
-	Suite *s = suite_create("label_restorecon_vanish");
+	Suite *s = suite_create("restore_vanish");
 	TCase *tc = tcase_create("vanish");
 
 	tcase_add_checked_fixture(tc, setup, teardown);

@@ -1,5 +1,5 @@
 /*
- * Suite label_restorecon_xattr: the security.sehash digests a walk
+ * Suite restore_xattr: the security.sehash digests a walk
  * leaves on directories, and selinux_restorecon_xattr() which lists and
  * removes them (upstream's post-3.11 fix of this class: a use-after-free
  * in restorecon_xattr, whose list outlived the call that made it).
@@ -417,7 +417,7 @@ END_TEST
 
 static Suite *suite(void)
 {
-	Suite *s = suite_create("label_restorecon_xattr");
+	Suite *s = suite_create("restore_xattr");
 	TCase *tc = tcase_create("sehash");
 
 	tcase_add_checked_fixture(tc, setup, teardown);

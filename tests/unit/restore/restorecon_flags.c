@@ -1,5 +1,5 @@
 /*
- * Suite label_restorecon_flags: the selinux_restorecon flags the reference
+ * Suite restore_flags: the selinux_restorecon flags the reference
  * added after 3.4 (SET_USER_ROLE, COUNT_RELABELED, SKIP_MULTILINK), on
  * real security.selinux attributes (root sets them on tmpfs even on a
  * kernel without SELinux) and a file_contexts of the test's own.  Built
@@ -414,7 +414,7 @@ END_TEST
 
 static Suite *suite(void)
 {
-	Suite *s = suite_create("label_restorecon_flags");
+	Suite *s = suite_create("restore_flags");
 	TCase *tc = tcase_create("selinux_restorecon");
 	TCase *tn = tcase_create("selinux_restorecon_get_relabeled_files");
 

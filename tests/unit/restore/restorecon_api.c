@@ -1,5 +1,5 @@
 /*
- * restorecon_api.c: compiled, never run, by the test label_restorecon_api
+ * restorecon_api.c: compiled, never run, by the test restore_api
  * against include/ alone.  It uses restorecon.h the way a caller written
  * for the reference after 3.4 does (policycoreutils 3.11's setfiles,
  * restorecon_xattr and restorecond build their flag words from these
