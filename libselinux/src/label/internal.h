@@ -53,6 +53,13 @@ struct lbl_result {
 
 struct selabel_handle;
 
+/* label.c: the layers above's entry (restore/'s walk): h's answer for
+ * key and type (S_IFMT bits or 0), as selabel_lookup_raw() finds it but
+ * not copied: 0 and *res, whose strings stay valid until h is closed;
+ * or -errno (-ENOENT: no spec, or a "<<none>>" one; -EINVAL ...). */
+int lbl_lookup(struct selabel_handle *h, const char *key, int type,
+	       struct lbl_result *res);
+
 struct lbl_ops {
 	/* 0 and *res, or -ENOENT, -EINVAL ... */
 	int (*lookup)(struct selabel_handle *h, const char *key, int type,

@@ -170,6 +170,14 @@ _public_ struct selabel_handle *selabel_open(unsigned int backend,
 	return h;
 }
 
+int lbl_lookup(struct selabel_handle *h, const char *key, int type,
+	       struct lbl_result *res)
+{
+	if (!h || !key)
+		return -EINVAL;
+	return h->ops->lookup(h, key, type, res);
+}
+
 static int lookup_common(struct selabel_handle *h, char **con,
 			 const char *key, const char **aliases, int type,
 			 bool raw, bool best)
