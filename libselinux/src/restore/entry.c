@@ -62,23 +62,24 @@ static int spec_key(const struct rst_walk *w, const char *path,
 	return 0;
 }
 
-/* The spec's context for key: 1 and *con, 0 when no spec gives one
- * (said so for the walk's start), or -errno. */
+/* The spec's context for key: 1 and *con (the handle's, not a copy), 0
+ * when no spec gives one (said so for the walk's start), or -errno. */
 static int spec_context(struct rst_walk *w, const char *key,
-			const struct stat *st, bool first, char **con)
+			const struct stat *st, bool first, const char **con)
 {
-	int r;
+	struct lbl_result res;
+	int r = lbl_lookup(w->h, key, (int)st->st_mode, &res);
 
-	if (selabel_lookup_raw(w->h, con, key, st->st_mode) == 0)
-		return 1;
-	r = -errno;
 	if (r == -ENOENT) {
 		if (first)
 			rst_log(SELINUX_INFO,
 				"Warning no default label for %s\n", key);
 		return 0;
 	}
-	return r;
+	if (r < 0)
+		return r;
+	*con = res.ctx_raw;
+	return 1;
 }
 
 /* ADD_ASSOC: 1 when an earlier path of the same inode decides its label
@@ -216,8 +217,7 @@ static int relabel(struct rst_walk *w, const char *path, const char *spec,
 int rst_restore(struct rst_walk *w, const char *path, const struct stat *st,
 		bool first, int dirfd, const char *name)
 {
-	_cleanup_free_ char *spec = NULL;
-	const char *key;
+	const char *key, *spec;
 	int r;
 
 	if (multilink_skipped(w, path, st))
