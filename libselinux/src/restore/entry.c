@@ -5,7 +5,7 @@
 
 #include <selinux/context.h>
 
-#include "../core/compat.h"
+#include "release.h"
 #include "walk.h"
 
 /* PROGRESS prints once per this many files. */
@@ -38,7 +38,7 @@ static void progress(struct rst_walk *w)
 static bool multilink_skipped(const struct rst_walk *w, const char *path,
 			      const struct stat *st)
 {
-	if (!RST_F(w, SKIP_MULTILINK) || !compat_since(3, 11) ||
+	if (!RST_F(w, SKIP_MULTILINK) || !rst_rel_skip_multilink() ||
 	    S_ISDIR(st->st_mode) || st->st_nlink <= 1)
 		return false;
 	rst_log(SELINUX_INFO, "Skipping %s: file has multiple links\n", path);
@@ -148,7 +148,8 @@ static int label_wanted(const struct rst_walk *w, const char *path,
 		return 0;
 	}
 	r = merge_spec(curcon, spec,
-		       RST_F(w, SET_USER_ROLE) && compat_since(3, 11), merged);
+		       RST_F(w, SET_USER_ROLE) && rst_rel_set_user_role(),
+		       merged);
 	if (r < 0)
 		return r;
 	*newcon = *merged;
@@ -170,11 +171,7 @@ static void label_changed(struct rst_walk *w, const char *path,
 	if (w->verbose)
 		rst_log(SELINUX_INFO, "%s %s from %s to %s\n",
 			RST_F(w, NOCHANGE) ? "Would relabel" : "Relabeled",
-			path,
-			curcon		     ? curcon
-			: compat_since(3, 8) ? "<no context>"
-					     : "(null)",
-			newcon);
+			path, curcon ? curcon : rst_rel_no_context(), newcon);
 	if (RST_F(w, SYSLOG_CHANGES) && !RST_F(w, NOCHANGE)) {
 		if (curcon)
 			syslog(LOG_INFO, "relabeling %s from %s to %s\n", path,

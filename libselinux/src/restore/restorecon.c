@@ -7,7 +7,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "../core/compat.h"
+#include "release.h"
 #include "walk.h"
 
 /* The path to use: REALPATH resolves the parents, not a final symlink. */
@@ -102,8 +102,7 @@ static int walk_begin(struct rst_walk *w, const char *pathname, char **path,
 		if (r == -ENOENT && RST_F(w, IGNORE_NOENTRY))
 			return 1;
 		rst_log(SELINUX_ERROR, "%s(%s) failed: %s\n",
-			compat_since(3, 11) ? "open" : "lstat", *path,
-			strerror(-r));
+			rst_rel_start_call(), *path, strerror(-r));
 		return r;
 	}
 	if (!RST_F(w, IGNORE_MOUNTS))
