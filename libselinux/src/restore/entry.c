@@ -87,9 +87,11 @@ static int spec_context(struct rst_walk *w, const char *key,
 static int assoc_decides(struct rst_walk *w, const struct stat *st,
 			 const char *con, const char *path)
 {
-	int r =
-	    rst_assoc_add(w->assoc, st, con, path, RST_F(w, CONFLICT_ERROR));
+	int r;
 
+	if (!w->assoc || !rst_assoc_tracks(w->assoc, st))
+		return 0;
+	r = rst_assoc_add(w->assoc, st, con, path, RST_F(w, CONFLICT_ERROR));
 	if (r < 0)
 		rst_log(SELINUX_ERROR, "filespec_add error: %s\n", path);
 	return r;

@@ -108,8 +108,9 @@ static int walk_begin(struct rst_walk *w, const char *pathname, char **path,
 	if (!RST_F(w, IGNORE_MOUNTS))
 		rst_read_mounts();
 	r = rst_alt_root(&w->root, &w->rootlen);
-	if (r == 0 && RST_F(w, ADD_ASSOC))
-		r = rst_assoc_new(&w->assoc);
+	/* (one entry alone has no second path) */
+	if (r == 0 && RST_F(w, ADD_ASSOC) && RST_F(w, RECURSE))
+		r = rst_assoc_new(&w->assoc, *path, RST_F(w, XDEV));
 	return r;
 }
 

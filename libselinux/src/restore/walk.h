@@ -33,7 +33,7 @@ struct rst_walk {
 	dev_t dev;		   /* XDEV: the device the walk started on */
 	size_t nthreads;
 	struct statfs sfs;	 /* the start's file system */
-	struct rst_assoc *assoc; /* ADD_ASSOC's inode table (assoc.c) */
+	struct rst_assoc *assoc; /* ADD_ASSOC, RECURSE: assoc.c */
 
 	/* Progress: the entries counted, an atomic counter. */
 	unsigned long long count;
@@ -100,14 +100,17 @@ void rst_digests_write(struct rst_walk *w);
 void rst_digests_free(struct rst_walk *w);
 
 /* assoc.c: ADD_ASSOC's table of the inodes a walk labelled. */
-/* A new table (0), or -ENOMEM. */
-int rst_assoc_new(struct rst_assoc **a);
+/* A new table for a walk of path (xdev: under XDEV): 0, or -ENOMEM. */
+int rst_assoc_new(struct rst_assoc **a, const char *path, bool xdev);
 void rst_assoc_free(struct rst_assoc *a);
-/* The inode of st gets con through file: 0 when file is the inode's
- * first path (recorded), 1 when an earlier path decides its label (a
- * different context is logged as a conflict), -errno on a conflict
- * treated as an error (conflict_error) or on allocation failure.  Safe
- * from several threads. */
+/* Whether the inode of st is tracked: whether the walk may reach it by
+ * another path (an untracked one needs no rst_assoc_add). */
+bool rst_assoc_tracks(const struct rst_assoc *a, const struct stat *st);
+/* The inode of st gets con (a string that outlives the table) through
+ * file: 0 when file is the inode's first path (recorded), 1 when an
+ * earlier path decides its label (a different context is logged as a
+ * conflict), -errno on a conflict treated as an error (conflict_error)
+ * or on allocation failure.  Safe from several threads. */
 int rst_assoc_add(struct rst_assoc *a, const struct stat *st, const char *con,
 		  const char *file, bool conflict_error);
 
