@@ -17,7 +17,7 @@
 #include <selinux/selinux.h>
 
 #include "fixture.h"
-#include "label/fc.h"
+#include "label/file/fc.h"
 
 /* ---- the automaton on its own ---- */
 

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/compat.h"
+#include "../../core/compat.h"
 #include "fc.h"
 
 /*

@@ -2,8 +2,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "fc.h"
-#include "fc_image.h"
+#include "../file/fc.h"
+#include "image.h"
 
 /*
  * The reference tries every spec from the highest index down and takes

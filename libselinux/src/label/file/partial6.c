@@ -3,7 +3,7 @@
  * libselinux 3.8.1 and 3.11 compute it. */
 #include <string.h>
 
-#include "../core/compat.h"
+#include "../../core/compat.h"
 #include "fc.h"
 
 /*

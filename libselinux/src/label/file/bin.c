@@ -4,7 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../core/compat.h"
+#include "../../core/compat.h"
 #include "fc.h"
 
 /*

@@ -6,10 +6,10 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include "../core/compat.h"
+#include "../../core/compat.h"
 #include "fc.h"
-#include "fc_image.h"
-#include "fc_tree.h"
+#include "../index/image.h"
+#include "tree.h"
 
 void fc_data_free(struct fc_data *d)
 {

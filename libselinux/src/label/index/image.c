@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fc.h"
-#include "fc_image.h"
+#include "../file/fc.h"
+#include "image.h"
 
 const char *const fc_img_role_suffix[FC_IN_NROLES] = {
 	".subs_dist", ".subs", "", ".bin", ".homedirs", ".homedirs.bin",

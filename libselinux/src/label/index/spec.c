@@ -2,7 +2,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fc.h"
+#include "../file/fc.h"
 
 const uint8_t fc_meta[256] = {
 	['.'] = 1, ['^'] = 1, ['$'] = 1, ['?'] = 1, ['*'] = 1,

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
 
 /*
  * How a spec is matched.  The answers are always the reference's: the

@@ -1,9 +1,9 @@
 /* label/fc_lookup.c: the file backend's lookup operations. */
 #include <string.h>
 
-#include "../core/compat.h"
+#include "../../core/compat.h"
 #include "fc.h"
-#include "fc_tree.h"
+#include "tree.h"
 
 /* Is there a "//" in key?  (memmem's setup costs more than this on a
  * path's length.) */

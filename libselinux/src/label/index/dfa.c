@@ -1,7 +1,7 @@
 /* label/fc_dfa.c: the regular subset of file_contexts regexes as a DFA. */
 #include <string.h>
 
-#include "fc.h"
+#include "../file/fc.h"
 
 /*
  * A spec's regex is parsed into a Glushkov (position) automaton: one

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "fc.h"
-#include "fc_image.h"
+#include "../index/image.h"
 
 /* The image being assembled, in memory. */
 struct out {
