@@ -78,6 +78,7 @@
 #include <sepol/sepol.h>
 
 #include "core/compat.h"
+#include "label/file/file.h"
 #include "label/internal.h"
 
 static const char *policy_file;

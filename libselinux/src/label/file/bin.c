@@ -42,7 +42,7 @@ struct rd {
 	uint8_t *buf; /* malloc'd, cap bytes (fd >= 0) */
 	size_t cap;
 	const uint8_t *p, *end; /* unread bytes in the buffer */
-	uint64_t left; /* bytes of the file after end */
+	uint64_t left;		/* bytes of the file after end */
 };
 
 static void rd_done(struct rd *r)
@@ -141,7 +141,7 @@ static uint32_t u32_at(const uint8_t *p)
 
 int fc_parse_bin(struct fc_load *l, int fd, const uint8_t *buf, size_t len)
 {
-	struct rd r = { .fd = fd, .cap = RD_BUF };
+	struct rd r = {.fd = fd, .cap = RD_BUF};
 	uint32_t magic, version, n, nstems, nspecs;
 	int e;
 
@@ -397,8 +397,10 @@ int fc_write_bin(struct fc_data *d, int fd, bool no_regex)
 		uint8_t *blob = NULL;
 		PCRE2_SIZE blen = 0;
 
-		if ((e = wr_str(fd, s->ctx)) < 0 || (e = wr_str(fd, s->regex)) < 0 ||
-		    (e = wr_u32(fd, s->mode)) < 0 || (e = wr_u32(fd, stem_id[i])) < 0 ||
+		if ((e = wr_str(fd, s->ctx)) < 0 ||
+		    (e = wr_str(fd, s->regex)) < 0 ||
+		    (e = wr_u32(fd, s->mode)) < 0 ||
+		    (e = wr_u32(fd, stem_id[i])) < 0 ||
 		    (e = wr_u32(fd, s->meta)) < 0 ||
 		    (e = wr_u32(fd, d->ix[i].prefix_len)) < 0)
 			return e;
@@ -406,11 +408,12 @@ int fc_write_bin(struct fc_data *d, int fd, bool no_regex)
 			int err;
 			size_t off;
 			pcre2_code *c = fc_compile(s->regex, &err, &off);
-			const pcre2_code *list[1] = { c };
+			const pcre2_code *list[1] = {c};
 
 			if (!c)
 				return -EINVAL;
-			if (pcre2_serialize_encode(list, 1, &blob, &blen, NULL) < 0) {
+			if (pcre2_serialize_encode(list, 1, &blob, &blen,
+						   NULL) < 0) {
 				pcre2_code_free(c);
 				return -ENOMEM;
 			}

@@ -5,6 +5,7 @@
 
 #include "../../core/compat.h"
 #include "fc.h"
+#include "file.h"
 
 /*
  * The layout is described in fc_bin6.c.  We build the tree 3.8 builds

@@ -6,12 +6,13 @@
 #include <sys/stat.h>
 
 #include "fc.h"
+#include "file.h"
 
-int lbl_fc_compile(const char *in, const char *out, int version,
-		   bool no_regex, int (*validate)(const char *ctx), int *stage,
+int lbl_fc_compile(const char *in, const char *out, int version, bool no_regex,
+		   int (*validate)(const char *ctx), int *stage,
 		   const char **what)
 {
-	struct selabel_handle h = { .backend = SELABEL_CTX_FILE };
+	struct selabel_handle h = {.backend = SELABEL_CTX_FILE};
 	struct fc_data *d = calloc(1, sizeof(*d));
 	_cleanup_free_ char *tmp = NULL, *buf = NULL;
 	_cleanup_close_ int fd = -1;
@@ -39,8 +40,8 @@ int lbl_fc_compile(const char *in, const char *out, int version,
 		goto out;
 	}
 	d->nfiles = 1;
-	struct fc_load l = { .h = &h, .d = d, .path = in, .file = 0,
-			     .check_regex = true };
+	struct fc_load l = {
+	    .h = &h, .d = d, .path = in, .file = 0, .check_regex = true};
 
 	r = fc_parse_text(&l, buf, len);
 	if (r < 0)
@@ -91,8 +92,8 @@ int lbl_fc_compile(const char *in, const char *out, int version,
 		goto out;
 	}
 	*what = "write";
-	r = version == FC_BIN6_VERSION ? fc_write_bin6(d, fd, no_regex) :
-					 fc_write_bin(d, fd, no_regex);
+	r = version == FC_BIN6_VERSION ? fc_write_bin6(d, fd, no_regex)
+				       : fc_write_bin(d, fd, no_regex);
 	if (r >= 0 && fchmod(fd, 0644) < 0) {
 		*what = "fchmod";
 		r = -errno;

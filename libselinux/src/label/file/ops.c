@@ -31,8 +31,8 @@ int fc_key(struct fc_data *d, const char *key, char *buf, size_t size,
 	if ((len > 1 && key[len - 1] == '/') || has_double_slash(key, len)) {
 		/*
 		 * analyzer: false positive (gcc malloc-leak): a heap n becomes
-		 * k, freed below or by the caller's fc_key_free(); GCC 12 cannot
-		 * tell k from key and buf.
+		 * k, freed below or by the caller's fc_key_free(); GCC 12
+		 * cannot tell k from key and buf.
 		 */
 		char *n = len < size ? buf : malloc(len + 1);
 
@@ -170,8 +170,8 @@ static int fc_lookup(struct selabel_handle *h, const char *key, int type,
  * wins at once, otherwise the match with the longest fixed prefix (the
  * reference's prefix_len, the first of equals).
  */
-static int best_match(struct fc_data *d, const char *key,
-		      const char **aliases, int type, struct lbl_result *res)
+static int best_match(struct fc_data *d, const char *key, const char **aliases,
+		      int type, struct lbl_result *res)
 {
 	int best = -1;
 	uint32_t best_len = 0;
@@ -209,8 +209,7 @@ static int best_match(struct fc_data *d, const char *key,
 }
 
 static int fc_best_match(struct selabel_handle *h, const char *key,
-			 const char **aliases, int type,
-			 struct lbl_result *res)
+			 const char **aliases, int type, struct lbl_result *res)
 {
 	struct fc_data *d = fc_cur(h), *d2;
 	int r;
@@ -323,7 +322,7 @@ static int fc_hash_all_partial(struct selabel_handle *h, const char *key,
 {
 	struct fc_data *d = fc_cur(h), *d2;
 	char buf[1024], *k;
-	struct hash_state hs = { .n = 0 };
+	struct hash_state hs = {.n = 0};
 	size_t klen;
 	int r;
 
@@ -447,11 +446,11 @@ static void fc_close(struct selabel_handle *h)
 }
 
 const struct lbl_ops fc_ops = {
-	.lookup = fc_lookup,
-	.best_match = fc_best_match,
-	.partial_match = fc_partial_match,
-	.hash_all_partial = fc_hash_all_partial,
-	.cmp = fc_cmp,
-	.stats = fc_stats,
-	.close = fc_close,
+    .lookup = fc_lookup,
+    .best_match = fc_best_match,
+    .partial_match = fc_partial_match,
+    .hash_all_partial = fc_hash_all_partial,
+    .cmp = fc_cmp,
+    .stats = fc_stats,
+    .close = fc_close,
 };

@@ -1,7 +1,7 @@
 /* label/jit.c: may this process JIT-compile its regexes? */
 #include <stdio.h>
 
-#include "../file/fc.h"
+#include "node.h"
 #include "../../compute/internal.h"
 
 /*
