@@ -4,8 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../core/compat.h"
 #include "fc.h"
+#include "release.h"
 
 /*
  * Versions 2 to 5 (version 6 is another layout: fc_bin6.c).
@@ -168,7 +168,7 @@ int fc_parse_bin(struct fc_load *l, int fd, const uint8_t *buf, size_t len)
 	}
 	if (magic != FC_BIN_MAGIC && be32toh(magic) != FC_BIN_MAGIC)
 		goto bad;
-	if (compat_since(3, 8) && magic == FC_BIN_MAGIC &&
+	if (rel_bin_version() == FC_BIN6_VERSION && magic == FC_BIN_MAGIC &&
 	    version < FC_BIN6_VERSION) {
 		/*
 		 * 3.8.1 and 3.11 read version 6 only: an older file (Debian

@@ -3,8 +3,8 @@
  * libselinux 3.8.1 and 3.11 compute it. */
 #include <string.h>
 
-#include "../../core/compat.h"
 #include "fc.h"
+#include "release.h"
 
 /*
  * Established by experiment only: each release's
@@ -136,7 +136,7 @@ static int cmp_lits(const struct p6set *s, const struct p6 *a,
 
 	if (c)
 		return c;
-	if (s->rel < 311 && a->kind != b->kind)
+	if (s->rel < REL_311 && a->kind != b->kind)
 		return a->kind > b->kind ? -1 : 1;
 	if (a->pos != b->pos) {
 		if (a->bin)
@@ -210,7 +210,7 @@ static int part_of(const struct p6 *e, const char *const *kc, uint8_t kn,
 			return -1;
 	if (e->depth <= kn)
 		return 1;
-	if (rel < 311 || !last || strncmp(e->comp[kn], last, lastlen))
+	if (rel < REL_311 || !last || strncmp(e->comp[kn], last, lastlen))
 		return -1;
 	return 0;
 }
@@ -218,7 +218,7 @@ static int part_of(const struct p6 *e, const char *const *kc, uint8_t kn,
 int fc_hash_partial6(struct fc_data *d, const char *key,
 		     uint8_t digest[LBL_SHA1_LEN])
 {
-	struct p6set s = {.rel = core_compat};
+	struct p6set s = {.rel = rel_partial_digest()};
 	const char *kc[FC_BIN6_DEPTH], *last = NULL, *p = key;
 	char kbuf[3 * 256], *ko = kbuf;
 	_cleanup_free_ char *kheap = NULL;
