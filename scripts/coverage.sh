@@ -84,7 +84,8 @@ import json, sys
 
 files = json.load(open(sys.argv[1]))["files"]
 groups = [("libselinux/src/" + l + "/", l)
-          for l in ("core", "context", "compute", "avc", "label", "login")]
+          for l in ("core", "context", "compute", "avc", "label", "restore",
+                    "login")]
 groups += [("kernel/server/", "kernel/server"), ("utils/", "utils")]
 rows = []
 lib = [0, 0, 0, 0]

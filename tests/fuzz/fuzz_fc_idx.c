@@ -1,5 +1,5 @@
 /*
- * Fuzz target for the index image reader (libselinux/src/label/fc_image.c):
+ * Fuzz target for the index image reader (libselinux/src/label/index/image.c):
  * the input is written as file_contexts.idx beside a two-line
  * file_contexts, and the directory is opened with
  * selabel_open (PATH, and once more with DIGEST).  The unexported hook
@@ -24,7 +24,7 @@
 #include "fuzz_common.h"
 #include "fuzz_explain.h"
 
-/* The static archive's hooks (label/fc.h). */
+/* The static archive's hooks (label/file/fc.h). */
 extern bool fc_image_test_trust, fc_image_disabled;
 
 /* The files beside the image, read when it does not check out: kept

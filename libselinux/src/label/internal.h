@@ -112,36 +112,6 @@ int lbl_x_open(struct selabel_handle *h, const struct selinux_opt *opts,
 int lbl_db_open(struct selabel_handle *h, const struct selinux_opt *opts,
 		unsigned int n);
 
-/* fc_compile.c: compile the text file_contexts in into the .bin out of
- * the given version: 5 (what Debian 12's library reads) or 6 (the
- * big-endian tree of libselinux 3.8 and later; -EINVAL for any other),
- * with serialized regexes unless no_regex; validate (may be NULL)
- * checks each context.
- * Every regex is compiled as it is read (a bad one fails the file).
- * 0 or -errno; *stage says what failed: LBL_FC_READ (reading or
- * parsing in, reported through the log callback) or LBL_FC_WRITE
- * (writing out: *what names the call that failed). */
-enum { LBL_FC_READ, LBL_FC_WRITE };
-int lbl_fc_compile(const char *in, const char *out, int version,
-		   bool no_regex, int (*validate)(const char *ctx), int *stage,
-		   const char **what);
-
-/* Test hook (fc_bin6_write.c): write version 6 files with the order of
- * equal literal specs of release (308: 3.8.1's, 311: 3.11's, 304: ours
- * for 3.4) instead of the build's; 0 restores the build's.  Not
- * exported. */
-void lbl_test_bin6_order(unsigned release);
-
-/* fc_image_write.c: write base's index image, base.idx (or out, if not
- * NULL) (fc_image.h), for what a default selabel_open of base reads
- * (base, .homedirs, .local, as text or .bin, .subs, .subs_dist).  0 or
- * -errno, with *why saying what went wrong (the
- * open of the files logged a message - then no image is written and an
- * old one removed, as a reader must see those messages -, they kept
- * changing, a write failed). */
-int lbl_fc_write_index(const char *base, const char *out,
-		       const char **why);
-
 /* matchpathcon.c: the compat hooks lbl_validate consults. */
 extern int (*lbl_mpc_invalidcon)(const char *path, unsigned lineno,
 				 char *context);

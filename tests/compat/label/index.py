@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The index image (file_contexts.idx, libselinux/src/label/fc_image.h):
+"""The index image (file_contexts.idx, libselinux/src/label/index/image.h):
 our library with it and without it must give the same answers, and use
 it only when it is fresh and sound.
 

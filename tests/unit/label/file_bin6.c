@@ -23,6 +23,7 @@
 #include <selinux/selinux.h>
 
 #include "fixture.h"
+#include "label/file/file.h"
 #include "label/internal.h"
 
 static int nlogs;

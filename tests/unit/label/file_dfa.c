@@ -17,7 +17,7 @@
 #include <selinux/selinux.h>
 
 #include "fixture.h"
-#include "label/fc.h"
+#include "label/index/node.h"
 
 /* ---- the automaton on its own ---- */
 

@@ -2,11 +2,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fc.h"
+#include "index.h"
 
 const uint8_t fc_meta[256] = {
-	['.'] = 1, ['^'] = 1, ['$'] = 1, ['?'] = 1, ['*'] = 1,
-	['+'] = 1, ['|'] = 1, ['['] = 1, ['('] = 1, ['{'] = 1,
+    ['.'] = 1, ['^'] = 1, ['$'] = 1, ['?'] = 1, ['*'] = 1,
+    ['+'] = 1, ['|'] = 1, ['['] = 1, ['('] = 1, ['{'] = 1,
 };
 
 static bool is_meta(char c)
@@ -153,8 +153,8 @@ static bool is_class_escape(char c)
 }
 
 static const char *const posix_classes[] = {
-	"alpha", "digit", "alnum", "upper", "lower", "space", "punct",
-	"xdigit", "word", "blank", "cntrl", "graph", "print", "ascii",
+    "alpha",  "digit", "alnum", "upper", "lower", "space", "punct",
+    "xdigit", "word",  "blank", "cntrl", "graph", "print", "ascii",
 };
 
 /* Length of a POSIX class "[:name:]" at p, or 0. */
@@ -199,8 +199,8 @@ static size_t parse_class(const char *re, size_t i)
 			prev = -1;
 			continue;
 		}
-		if (c == '[' && (re[i + 1] == ':' || re[i + 1] == '.' ||
-				 re[i + 1] == '='))
+		if (c == '[' &&
+		    (re[i + 1] == ':' || re[i + 1] == '.' || re[i + 1] == '='))
 			return 0;
 		if (c == '\\') {
 			unsigned char e = re[i + 1];

@@ -2,7 +2,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fc_tree.h"
+#include "tree.h"
 
 /*
  * The tree is the one a version 6 file_contexts.bin holds (fc_bin6.c,

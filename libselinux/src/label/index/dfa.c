@@ -1,7 +1,8 @@
 /* label/fc_dfa.c: the regular subset of file_contexts regexes as a DFA. */
 #include <string.h>
 
-#include "fc.h"
+#include "dfa.h"
+#include "index.h"
 
 /*
  * A spec's regex is parsed into a Glushkov (position) automaton: one
@@ -126,12 +127,12 @@ static bool set_has(const uint64_t *s, uint8_t c)
  * lowest first and cleared), so a position's few classes cost what they
  * are, not a test of every class.
  */
-#define SET_EACH(s, c)                                                     \
-	for (uint32_t w_ = 0; w_ < 4; w_++)                                \
-		for (uint64_t x_ = (s)[w_]; x_; x_ &= x_ - 1)              \
-			for (uint32_t c = w_ * 64 +                        \
-					  (uint32_t)__builtin_ctzll(x_),   \
-				      once_ = 1;                           \
+#define SET_EACH(s, c)                                                         \
+	for (uint32_t w_ = 0; w_ < 4; w_++)                                    \
+		for (uint64_t x_ = (s)[w_]; x_; x_ &= x_ - 1)                  \
+			for (uint32_t                                          \
+				 c = w_ * 64 + (uint32_t)__builtin_ctzll(x_),  \
+				 once_ = 1;                                    \
 			     once_; once_ = 0)
 
 static void set_range(uint64_t *s, unsigned lo, unsigned hi)
@@ -890,7 +891,8 @@ static int determinize(struct builder *b, struct dfa_work *a, uint32_t max)
 			}
 		}
 		if (nacc > na0)
-			qsort(accv + na0, nacc - na0, sizeof(*accv), cmp_u32_desc);
+			qsort(accv + na0, nacc - na0, sizeof(*accv),
+			      cmp_u32_desc);
 		{
 			size_t w = na0;
 
@@ -931,7 +933,7 @@ static int determinize(struct builder *b, struct dfa_work *a, uint32_t max)
 		memset(cnt, 0, (a->ncls + 1) * sizeof(*cnt));
 		for (uint32_t k = 0; k < nu; k++)
 			SET_EACH(b->pos[u[k]].cmask, c)
-				cnt[c + 1]++;
+		cnt[c + 1]++;
 		for (uint32_t c = 0; c < a->ncls; c++)
 			cnt[c + 1] += cnt[c];
 		if (cnt[a->ncls] > abucket || !bucket) {
@@ -948,7 +950,7 @@ static int determinize(struct builder *b, struct dfa_work *a, uint32_t max)
 			memcpy(fill, cnt, a->ncls * sizeof(*fill));
 			for (uint32_t k = 0; k < nu; k++)
 				SET_EACH(b->pos[u[k]].cmask, c)
-					bucket[fill[c]++] = u[k];
+			bucket[fill[c]++] = u[k];
 		}
 		if (s >= anext) {
 			anext = anext ? 2 * anext : 16;
@@ -1113,7 +1115,7 @@ bool fc_dfa_valid(const struct fc_dfa *a, size_t avail, uint32_t nspec)
 
 /* The specs state row (an offset in next) accepts. */
 static inline const uint32_t *accepting(const struct fc_dfa *a, uint32_t row,
-				 uint32_t *count)
+					uint32_t *count)
 {
 	uint32_t st = row / a->ncls;
 	const uint32_t *ao = fc_dfa_acc_off(a);
@@ -1140,9 +1142,8 @@ const uint32_t *fc_dfa_match(const struct fc_dfa *a, const char *s, size_t n,
  * all, keeps k loads in flight at once.  The dead state's row (0) leads
  * back to itself, so a dead walk goes on without a test.
  */
-void fc_dfa_match_many(const struct fc_dfa *const *a, uint32_t k,
-		       const char *s, size_t n, const uint32_t **acc,
-		       uint32_t *count)
+void fc_dfa_match_many(const struct fc_dfa *const *a, uint32_t k, const char *s,
+		       size_t n, const uint32_t **acc, uint32_t *count)
 {
 	uint32_t row[FC_DFA_LOCKSTEP];
 	const uint16_t *next[FC_DFA_LOCKSTEP];

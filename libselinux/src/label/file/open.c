@@ -6,10 +6,10 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include "../core/compat.h"
 #include "fc.h"
-#include "fc_image.h"
-#include "fc_tree.h"
+#include "release.h"
+#include "../index/image.h"
+#include "tree.h"
 
 void fc_data_free(struct fc_data *d)
 {
@@ -71,7 +71,7 @@ static int load_one(struct selabel_handle *h, struct fc_data *d,
 		    const char *use, const char *prefix)
 {
 	_cleanup_close_ int fd = -1;
-	struct fc_load l = { .h = h, .d = d, .prefix = prefix, .path = use };
+	struct fc_load l = {.h = h, .d = d, .prefix = prefix, .path = use};
 	uint32_t magic = 0;
 	struct stat st;
 	size_t len;
@@ -91,8 +91,8 @@ static int load_one(struct selabel_handle *h, struct fc_data *d,
 	/* Versions 2-5 are in host order, 6 is big-endian. */
 	l.bin = magic == FC_BIN_MAGIC || be32toh(magic) == FC_BIN_MAGIC;
 	if (len && h->digest) {
-		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
-			   fd, 0);
+		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd,
+			   0);
 		if (map == MAP_FAILED)
 			return -errno;
 	}
@@ -100,8 +100,8 @@ static int load_one(struct selabel_handle *h, struct fc_data *d,
 	if (r >= 0) {
 		l.file = r;
 		if (l.bin)
-			r = map ? fc_parse_bin(&l, -1, map, len) :
-				  fc_parse_bin(&l, fd, NULL, len);
+			r = map ? fc_parse_bin(&l, -1, map, len)
+				: fc_parse_bin(&l, fd, NULL, len);
 		else if (map || !len)
 			r = fc_parse_text(&l, map ? map : "", len);
 		else
@@ -142,11 +142,10 @@ static int process_file(struct selabel_handle *h, struct fc_data *d,
 	have_bin = stat(bin, &st_bin) == 0;
 	if (!have_text && !have_bin)
 		return -ENOENT;
-	bin_first = have_bin &&
-		    (!have_text || st_bin.st_mtime >= st_text.st_mtime);
+	bin_first =
+	    have_bin && (!have_text || st_bin.st_mtime >= st_text.st_mtime);
 	order[0] = bin_first ? bin : path;
-	order[1] = have_text && have_bin ? (bin_first ? path : bin) :
-					   order[0];
+	order[1] = have_text && have_bin ? (bin_first ? path : bin) : order[0];
 	for (int i = 0; i < 2; i++) {
 		uint32_t nspec = d->nspec, nfiles = d->nfiles;
 		int prev = r;
@@ -202,7 +201,7 @@ static int cmp_rank(const void *a, const void *b)
 	const struct lit_rank *x = a, *y = b;
 	uint32_t kx, ky;
 
-	if (compat_since(3, 11)) {
+	if (rel_literals() == REL_311) {
 		/* 3.11: the later file wins; within a file, the first. */
 		kx = x->sp.file;
 		ky = y->sp.file;
@@ -241,7 +240,7 @@ static int rank_literals(const struct fc_data *d, struct fc_spec *lit,
 	_cleanup_free_ uint32_t *ix = NULL;
 	_cleanup_free_ struct lit_rank *g = NULL;
 
-	if (!compat_since(3, 8) || n < 2)
+	if (rel_literals() == REL_34 || n < 2)
 		return 0;
 	ix = malloc(n * sizeof(*ix));
 	g = malloc(n * sizeof(*g));
@@ -251,8 +250,8 @@ static int rank_literals(const struct fc_data *d, struct fc_spec *lit,
 		ix[i] = i;
 	qsort_r(ix, n, sizeof(*ix), cmp_lit_pos, lit);
 	for (uint32_t a = 0, b; a < n; a = b) {
-		for (b = a + 1; b < n && !strcmp(lit[ix[a]].regex,
-						   lit[ix[b]].regex); b++)
+		for (b = a + 1;
+		     b < n && !strcmp(lit[ix[a]].regex, lit[ix[b]].regex); b++)
 			;
 		if (b - a < 2)
 			continue;
@@ -261,8 +260,8 @@ static int rank_literals(const struct fc_data *d, struct fc_spec *lit,
 			bool v6 = sp->file < d->nfiles &&
 				  ends_bin(d->files[sp->file]);
 
-			g[k - a] = (struct lit_rank){
-				*sp, v6 ? -(int64_t)ix[k] : (int64_t)ix[k] };
+			g[k - a] = (struct lit_rank){*sp, v6 ? -(int64_t)ix[k]
+							     : (int64_t)ix[k]};
 		}
 		qsort(g, b - a, sizeof(*g), cmp_rank);
 		/* ix[a, b) are the group's places, in ascending order */
@@ -376,7 +375,8 @@ static int check_dups(struct fc_data *d, uint32_t n, const char *path)
 
 		if (strcmp(s1->ctx, s2->ctx))
 			core_log(SELINUX_ERROR,
-				 "%s: Multiple different specifications for %s  (%s and %s).\n",
+				 "%s: Multiple different specifications for %s "
+				 " (%s and %s).\n",
 				 path, s1->regex, s2->ctx, s1->ctx);
 		else
 			core_log(SELINUX_ERROR,
@@ -394,8 +394,8 @@ static int check_dups(struct fc_data *d, uint32_t n, const char *path)
  */
 static uint32_t extra_hint(const char *first)
 {
-	static const char *const sfx[] = { "homedirs", "local", "homedirs.bin",
-					   "local.bin" };
+	static const char *const sfx[] = {"homedirs", "local", "homedirs.bin",
+					  "local.bin"};
 	size_t n = 0;
 
 	for (size_t i = 0; i < ELEMENTSOF(sfx); i++) {
@@ -403,7 +403,7 @@ static uint32_t extra_hint(const char *first)
 		struct stat st;
 
 		if ((size_t)snprintf(p, sizeof(p), "%s.%s", first, sfx[i]) >=
-			    sizeof(p) ||
+			sizeof(p) ||
 		    stat(p, &st) < 0 || !S_ISREG(st.st_mode))
 			continue;
 		n += st.st_size / (i < 2 ? 16 : 64);
@@ -507,11 +507,11 @@ static int open_data(struct selabel_handle *h, struct fc_data *d,
 	/* (3.8 and later: once sorted, below) */
 	uint32_t nbase = d->nfiles;
 
-	if (h->validating && !compat_since(3, 8) &&
+	if (h->validating && !rel_tree() &&
 	    (r = check_dups(d, d->nspec, first)) < 0)
 		return r;
 	if (!baseonly) {
-		static const char *const sfx[] = { "homedirs", "local" };
+		static const char *const sfx[] = {"homedirs", "local"};
 
 		for (size_t i = 0; i < ELEMENTSOF(sfx); i++) {
 			free(extra);
@@ -527,7 +527,7 @@ static int open_data(struct selabel_handle *h, struct fc_data *d,
 	/* Later files are not interned against: the table goes. */
 	fc_intern_free(d);
 	r = sort_specs(d);
-	if (r >= 0 && h->validating && compat_since(3, 8))
+	if (r >= 0 && h->validating && rel_tree())
 		r = fc_tree_check_dups(d, nbase, first);
 	return r;
 }
@@ -554,14 +554,15 @@ struct fc_data *fc_image_fallback(struct selabel_handle *h, struct fc_data *d)
 		/* The open the image stood for (fc_image.h): the one PATH,
 		 * nothing else.  The digest stays the image's: it is the
 		 * digest of these files, which are as it recorded them. */
-		struct selinux_opt opt = { SELABEL_OPT_PATH, h->spec_file };
+		struct selinux_opt opt = {SELABEL_OPT_PATH, h->spec_file};
 		struct lbl_digest *dg = h->digest;
 		char *spec_file = h->spec_file;
 		int r = -ENOMEM;
 
 		core_log(SELINUX_WARNING,
 			 "%s%s: the index image does not check out, reading "
-			 "the files\n", spec_file, FC_IMG_SUFFIX);
+			 "the files\n",
+			 spec_file, FC_IMG_SUFFIX);
 		n = data_new();
 		if (n) {
 			h->digest = NULL;

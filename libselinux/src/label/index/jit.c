@@ -1,8 +1,8 @@
 /* label/jit.c: may this process JIT-compile its regexes? */
 #include <stdio.h>
 
-#include "fc.h"
-#include "../compute/internal.h"
+#include "node.h"
+#include "../../compute/internal.h"
 
 /*
  * PCRE2's JIT maps anonymous memory writable and executable, which SELinux

@@ -1,16 +1,17 @@
-/* label/fc_image.c: a handle from an index image (fc_image.h), read. */
+/* label/index/image.c: an index image (image.h) mapped and checked: the
+ * header and sections at the map, each unit before its first use. */
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fc.h"
-#include "fc_image.h"
+#include "image.h"
+#include "node.h"
 
 const char *const fc_img_role_suffix[FC_IN_NROLES] = {
-	".subs_dist", ".subs", "", ".bin", ".homedirs", ".homedirs.bin",
-	".local", ".local.bin",
+    ".subs_dist", ".subs",	   "",	     ".bin",
+    ".homedirs",  ".homedirs.bin", ".local", ".local.bin",
 };
 
 bool fc_image_disabled;
@@ -180,8 +181,7 @@ bool fc_node_check(const struct fc_data *d, uint32_t k)
 {
 	if (bit(d->ok_node, k))
 		return true;
-	if (!node_in_bounds(&d->trie, k) ||
-	    fc_node_sum(d, k) != d->sum_node[k])
+	if (!node_in_bounds(&d->trie, k) || fc_node_sum(d, k) != d->sum_node[k])
 		return false;
 	set_bit(d->ok_node, k);
 	return true;
@@ -229,8 +229,8 @@ static int attach(struct fc_data *d, const uint8_t *m, size_t len,
 		  const struct fc_img_hdr *hd, bool verify)
 {
 	uint64_t nstr = UINT64_MAX, nlits = UINT64_MAX, nheads, nfiles;
-	uint64_t nnode = UINT64_MAX, nkids = UINT64_MAX, nkeys, ntspecs =
-						 UINT64_MAX;
+	uint64_t nnode = UINT64_MAX, nkids = UINT64_MAX, nkeys,
+		 ntspecs = UINT64_MAX;
 	uint64_t nlabels = UINT64_MAX, nsets = UINT64_MAX, ndfas = UINT64_MAX;
 	uint64_t nrest = UINT64_MAX, ndfa = UINT64_MAX, nspec = hd->nspec;
 	uint64_t nsingle = hd->nsingle, nhsum, nnsum, ndsum;
@@ -247,8 +247,8 @@ static int attach(struct fc_data *d, const uint8_t *m, size_t len,
 		return -EINVAL;
 	nhsum = (nheads + 63) / 64;
 	roles = section(m, len, hd, FC_SEC_FILES, 4, &nfiles);
-	d->ispec = section(m, len, hd, FC_SEC_SPEC, sizeof(struct fc_ispec),
-			   &nspec);
+	d->ispec =
+	    section(m, len, hd, FC_SEC_SPEC, sizeof(struct fc_ispec), &nspec);
 	d->istr = section(m, len, hd, FC_SEC_STR, 1, &nstr);
 	d->ix = section(m, len, hd, FC_SEC_IX, sizeof(struct fc_ix), &nspec);
 	d->lits = section(m, len, hd, FC_SEC_LITS, 1, &nlits);
@@ -276,24 +276,23 @@ static int attach(struct fc_data *d, const uint8_t *m, size_t len,
 	    !d->sum_spec || !d->sum_node || !d->sum_head || !t->dfa_sum)
 		return -EINVAL;
 	/* Counts the lookups keep in 32 bits; strings that end inside. */
-	if (nstr == 0 || nstr > UINT32_MAX || d->istr[nstr - 1] ||
-	    nlits == 0 || nlits > UINT32_MAX || d->lits[nlits - 1] ||
-	    nnode == 0 || nnode > UINT32_MAX || nkids > UINT32_MAX ||
-	    ntspecs > UINT32_MAX || nlabels > UINT32_MAX ||
-	    nsets > UINT32_MAX || ndfas > UINT32_MAX || nrest > UINT32_MAX)
+	if (nstr == 0 || nstr > UINT32_MAX || d->istr[nstr - 1] || nlits == 0 ||
+	    nlits > UINT32_MAX || d->lits[nlits - 1] || nnode == 0 ||
+	    nnode > UINT32_MAX || nkids > UINT32_MAX || ntspecs > UINT32_MAX ||
+	    nlabels > UINT32_MAX || nsets > UINT32_MAX || ndfas > UINT32_MAX ||
+	    nrest > UINT32_MAX)
 		return -EINVAL;
 	/* The small lists, checked whole now. */
-	if (verify &&
-	    (fc_sum_end(fc_sum(FC_SUM_INIT, roles, nfiles * 4)) !=
-		     hd->files_sum ||
-	     fc_sum_end(fc_sum(FC_SUM_INIT, single, nsingle * 4)) !=
-		     hd->single_sum))
+	if (verify && (fc_sum_end(fc_sum(FC_SUM_INIT, roles, nfiles * 4)) !=
+			   hd->files_sum ||
+		       fc_sum_end(fc_sum(FC_SUM_INIT, single, nsingle * 4)) !=
+			   hd->single_sum))
 		return -EINVAL;
 	for (uint64_t i = 0; i < nfiles; i++) {
 		if (roles[i] >= FC_IN_NROLES)
 			return -EINVAL;
-		nspecfiles += roles[i] != FC_IN_SUBS &&
-			      roles[i] != FC_IN_SUBS_DIST;
+		nspecfiles +=
+		    roles[i] != FC_IN_SUBS && roles[i] != FC_IN_SUBS_DIST;
 	}
 	if (!nspecfiles)
 		return -EINVAL;
@@ -344,92 +343,10 @@ int fc_image_view(struct fc_data *d, const void *m, size_t len)
 	return r;
 }
 
-/* d->files (and the digest's list) from the roles read: the reader's
- * own paths, base plus the suffix of each.  The substitution files are
- * in the digest's list already (the open reads them first). */
-static int name_files(struct selabel_handle *h, struct fc_data *d,
-		      const uint8_t *m, const struct fc_img_hdr *hd,
-		      const char *base)
-{
-	const uint32_t *roles = (const uint32_t *)(m + hd->sec[FC_SEC_FILES].off);
-
-	d->files = calloc(hd->nfiles, sizeof(*d->files));
-	if (!d->files)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < hd->nfiles; i++) {
-		char **f = &d->files[d->nfiles];
-
-		if (roles[i] == FC_IN_SUBS || roles[i] == FC_IN_SUBS_DIST)
-			continue;
-		if (asprintf(f, "%s%s", base, fc_img_role_suffix[roles[i]]) <
-		    0) {
-			*f = NULL;
-			return -ENOMEM;
-		}
-		d->nfiles++;
-		if (h->digest) {
-			struct lbl_digest *g = h->digest;
-			char **nf = realloc(g->files,
-					    (g->nfiles + 2) * sizeof(*nf));
-
-			if (!nf)
-				return -ENOMEM;
-			g->files = nf;
-			nf[g->nfiles] = strdup(*f);
-			if (!nf[g->nfiles])
-				return -ENOMEM;
-			nf[++g->nfiles] = NULL;
-		}
-	}
-	if (h->digest) {
-		memcpy(h->digest->value, hd->digest, LBL_SHA1_LEN);
-		h->digest->done = true;
-	}
-	return 0;
-}
-
-/*
- * SELABEL_OPT_VALIDATE on an image: each distinct context through the
- * validator, as the files' open would put each line's: 0 if all pass
- * unchanged, -ESTALE otherwise (the files are read then, and their open
- * reports what fails, as ever) or when the matchpathcon hooks, which are
- * called with each line, are set.
- */
-static int validate_ctxs(struct fc_data *d, const uint8_t *m,
-			 const struct fc_img_hdr *hd)
-{
-	const struct fc_img_sec *x = &hd->sec[FC_SEC_CTXS];
-	const uint32_t *v = (const uint32_t *)(m + x->off);
-
-	if (lbl_mpc_invalidcon || lbl_mpc_canoncon || x->len % 4 ||
-	    x->off % 8 || x->off > d->img_len ||
-	    x->len > d->img_len - x->off ||
-	    fc_sum_end(fc_sum(FC_SUM_INIT, v, x->len)) != hd->ctxs_sum)
-		return -ESTALE;
-	for (size_t i = 0; i < x->len / 4; i++) {
-		char *c;
-		bool same;
-
-		if (v[i] >= d->img_nstr)
-			return -ESTALE;
-		c = strdup(d->istr + v[i]);
-		if (!c)
-			return -ENOMEM;
-		same = core_validate(&c) == 0 && c &&
-		       !strcmp(c, d->istr + v[i]);
-		free(c);
-		if (!same)
-			return -ESTALE;
-	}
-	return 0;
-}
-
-int fc_image_open(struct selabel_handle *h, struct fc_data *d,
-		  const char *base)
+int fc_image_map(struct fc_data *d, const char *base, struct fc_img_hdr *hd)
 {
 	size_t blen = strlen(base), sl = strlen(FC_IMG_SUFFIX);
 	char path[PATH_MAX];
-	struct fc_img_hdr hd;
 	struct stat st, base_st;
 	void *m;
 	int fd, r;
@@ -442,19 +359,20 @@ int fc_image_open(struct selabel_handle *h, struct fc_data *d,
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (size_t)st.st_size < sizeof(hd) ||
-	    pread(fd, &hd, sizeof(hd), 0) != (ssize_t)sizeof(hd)) {
+	    (size_t)st.st_size < sizeof(*hd) ||
+	    pread(fd, hd, sizeof(*hd), 0) != (ssize_t)sizeof(*hd)) {
 		close(fd);
 		return -EINVAL;
 	}
-	if (memcmp(hd.magic, FC_IMG_MAGIC, sizeof(hd.magic)) ||
-	    hd.version != FC_IMG_VERSION || hd.semantics != FC_IMG_SEMANTICS ||
-	    hd.order != FC_IMG_ORDER || hd.word != FC_IMG_WORD ||
-	    hd.sizes != FC_IMG_SIZES || hd.size != (uint64_t)st.st_size ||
+	if (memcmp(hd->magic, FC_IMG_MAGIC, sizeof(hd->magic)) ||
+	    hd->version != FC_IMG_VERSION ||
+	    hd->semantics != FC_IMG_SEMANTICS || hd->order != FC_IMG_ORDER ||
+	    hd->word != FC_IMG_WORD || hd->sizes != FC_IMG_SIZES ||
+	    hd->size != (uint64_t)st.st_size ||
 	    (!fc_image_test_trust &&
-	     (hd.check !=
-		      fc_img_check(&hd, offsetof(struct fc_img_hdr, check)) ||
-	      !inputs_fresh(&hd, base, blen, &base_st) ||
+	     (hd->check !=
+		  fc_img_check(hd, offsetof(struct fc_img_hdr, check)) ||
+	      !inputs_fresh(hd, base, blen, &base_st) ||
 	      /* no more writable than the files it stands for */
 	      st.st_uid != base_st.st_uid || (st.st_mode & 022)))) {
 		close(fd);
@@ -466,40 +384,17 @@ int fc_image_open(struct selabel_handle *h, struct fc_data *d,
 		return -errno;
 	d->img = m;
 	d->img_len = st.st_size;
-	d->digest_nfiles0 = h->digest ? h->digest->nfiles : 0;
-	r = attach(d, m, st.st_size, &hd, true);
-	if (r >= 0) {
+	r = attach(d, m, st.st_size, hd, true);
+	if (r >= 0)
 		r = fc_nstate_alloc(d);
-		if (r >= 0)
-			r = name_files(h, d, m, &hd, base);
-		if (r >= 0 && h->validating)
-			r = validate_ctxs(d, m, &hd);
-	}
-	if (r < 0) {
-		fc_image_detach(h, d);
-		return r;
-	}
-	d->indexed = 1;
-	return 0;
+	if (r < 0)
+		fc_image_unmap(d);
+	return r;
 }
 
-void fc_image_detach(struct selabel_handle *h, struct fc_data *d)
+void fc_image_unmap(struct fc_data *d)
 {
 	fc_nstate_free(d);
-	for (uint32_t i = 0; i < d->nfiles; i++)
-		free(d->files[i]);
-	free(d->files);
-	d->files = NULL;
-	d->nfiles = 0;
-	if (h->digest) {
-		struct lbl_digest *g = h->digest;
-
-		while (g->nfiles > d->digest_nfiles0)
-			free(g->files[--g->nfiles]);
-		if (g->files)
-			g->files[g->nfiles] = NULL;
-		g->done = false;
-	}
 	free(d->ok_spec);
 	d->ok_spec = d->ok_node = d->ok_head = NULL;
 	d->sum_spec = d->sum_node = d->sum_head = NULL;

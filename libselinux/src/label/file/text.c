@@ -4,7 +4,7 @@
 #include "fc.h"
 
 static const uint8_t space[256] = {
-	[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1,
+    [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1,
 };
 
 /* The reference's stem length of regex (see fc_spec_analyze). */
@@ -126,8 +126,8 @@ int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 				 * up on the rest of the file but reports
 				 * success: the specs before stay. */
 				core_log(SELINUX_ERROR,
-					 "%s: context %s is invalid\n",
-					 l->path, con);
+					 "%s: context %s is invalid\n", l->path,
+					 con);
 				return FC_STOP;
 			}
 			if (r < 0) {
@@ -223,13 +223,15 @@ static int parse_lines(struct fc_load *l, const char *buf, size_t len,
 		if (!ascii(f1, l1) || (f2 && !ascii(f2, l2)) ||
 		    (f3 && !ascii(f3, l3))) {
 			core_log(SELINUX_ERROR,
-				 "%s:  line %u error due to: Non-ASCII characters found\n",
+				 "%s:  line %u error due to: Non-ASCII "
+				 "characters found\n",
 				 l->path, lineno);
 			return -EINVAL;
 		}
 		if (!f2) {
-			core_log(SELINUX_ERROR, "%s:  line %u is missing fields\n",
-				 l->path, lineno);
+			core_log(SELINUX_ERROR,
+				 "%s:  line %u is missing fields\n", l->path,
+				 lineno);
 			return -EINVAL;
 		}
 		/* SUBSET keeps a spec whose stem (the reference's) starts
@@ -244,14 +246,15 @@ static int parse_lines(struct fc_load *l, const char *buf, size_t len,
 				continue;
 		}
 		if (f3) {
-			char t[3] = { 0 };
+			char t[3] = {0};
 
 			if (l2 <= 2)
 				memcpy(t, f2, l2);
 			if (l2 > 2 || fc_mode_from_string(t, &mode) < 0) {
-				core_log(SELINUX_ERROR,
-					 "%s:  line %u has invalid file type %.*s\n",
-					 l->path, lineno, (int)l2, f2);
+				core_log(
+				    SELINUX_ERROR,
+				    "%s:  line %u has invalid file type %.*s\n",
+				    l->path, lineno, (int)l2, f2);
 				return -EINVAL;
 			}
 			r = fc_add_spec(l, f1, l1, mode, f3, l3, lineno);

@@ -55,6 +55,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "dfa.h"
+#include "index.h"
+
 #define FC_IMG_MAGIC "LSFCIDX"
 #define FC_IMG_VERSION 3
 /* Bump with any change to how specs are read, analysed or matched (a
@@ -88,29 +91,29 @@ struct fc_img_input {
 };
 
 enum fc_img_section {
-	FC_SEC_FILES, /* uint32_t roles of the files read, in order (those
-		       * the digest covers: the .subs files too) */
-	FC_SEC_SPEC, /* struct fc_ispec[nspec] */
-	FC_SEC_STR, /* their strings, NUL-terminated, ending in a NUL */
-	FC_SEC_IX, /* struct fc_ix[nspec] */
-	FC_SEC_LITS, /* their literals, ending in a NUL */
-	FC_SEC_HEADS, /* uint32_t[mask + 1] */
-	FC_SEC_SINGLE, /* uint32_t[nsingle] */
-	FC_SEC_TNODE, /* struct fc_tnode[] */
-	FC_SEC_TKEYS, /* uint8_t[nkids] */
-	FC_SEC_TKIDS, /* uint32_t[nkids] */
-	FC_SEC_TSPECS, /* uint32_t[] */
+	FC_SEC_FILES,	/* uint32_t roles of the files read, in order (those
+			 * the digest covers: the .subs files too) */
+	FC_SEC_SPEC,	/* struct fc_ispec[nspec] */
+	FC_SEC_STR,	/* their strings, NUL-terminated, ending in a NUL */
+	FC_SEC_IX,	/* struct fc_ix[nspec] */
+	FC_SEC_LITS,	/* their literals, ending in a NUL */
+	FC_SEC_HEADS,	/* uint32_t[mask + 1] */
+	FC_SEC_SINGLE,	/* uint32_t[nsingle] */
+	FC_SEC_TNODE,	/* struct fc_tnode[] */
+	FC_SEC_TKEYS,	/* uint8_t[nkids] */
+	FC_SEC_TKIDS,	/* uint32_t[nkids] */
+	FC_SEC_TSPECS,	/* uint32_t[] */
 	FC_SEC_TLABELS, /* char[] */
-	FC_SEC_SETS, /* struct fc_iset[] */
-	FC_SEC_DFAS, /* uint64_t offsets into FC_SEC_DFA */
-	FC_SEC_REST, /* uint32_t[] */
-	FC_SEC_DFA, /* the automata's blocks (struct fc_dfa), 8-aligned */
+	FC_SEC_SETS,	/* struct fc_iset[] */
+	FC_SEC_DFAS,	/* uint64_t offsets into FC_SEC_DFA */
+	FC_SEC_REST,	/* uint32_t[] */
+	FC_SEC_DFA,	/* the automata's blocks (struct fc_dfa), 8-aligned */
 	FC_SEC_SPECSUM, /* uint32_t[nspec]: fc_spec_sum() */
 	FC_SEC_NODESUM, /* uint32_t[nnode]: fc_node_sum() */
 	FC_SEC_HEADSUM, /* uint32_t[(mask + 64) / 64]: each 64 heads' */
-	FC_SEC_DFASUM, /* uint32_t[ndfas]: each automaton's block's */
-	FC_SEC_CTXS, /* uint32_t offsets in FC_SEC_STR of the distinct
-		      * contexts ("<<none>>" apart), for SELABEL_OPT_VALIDATE */
+	FC_SEC_DFASUM,	/* uint32_t[ndfas]: each automaton's block's */
+	FC_SEC_CTXS,	/* uint32_t offsets in FC_SEC_STR of the distinct
+			 * contexts ("<<none>>" apart), for SELABEL_OPT_VALIDATE */
 	FC_SEC_N
 };
 
@@ -122,14 +125,14 @@ struct fc_img_hdr {
 	char magic[8]; /* FC_IMG_MAGIC and a NUL */
 	uint32_t version, semantics;
 	uint32_t order; /* FC_IMG_ORDER as the writer stores it */
-	uint32_t word; /* sizeof(void *), sizeof(size_t), sizeof(long) */
+	uint32_t word;	/* sizeof(void *), sizeof(size_t), sizeof(long) */
 	uint32_t sizes; /* of fc_ispec, fc_ix, fc_tnode, fc_dfa (/ 8) */
 	uint32_t nspec, nfiles, nsingle, mask;
 	uint32_t pad;
-	uint64_t size; /* of the whole file */
+	uint64_t size;	    /* of the whole file */
 	uint8_t digest[20]; /* SELABEL_OPT_DIGEST's, of the files read */
 	uint32_t files_sum, single_sum; /* fc_sum() of those sections */
-	uint32_t ctxs_sum; /* of FC_SEC_CTXS */
+	uint32_t ctxs_sum;		/* of FC_SEC_CTXS */
 	uint64_t fixed_lens[16];
 	struct fc_img_input input[FC_IN_NROLES];
 	struct fc_img_sec sec[FC_SEC_N];
@@ -137,13 +140,13 @@ struct fc_img_hdr {
 };
 
 /* The header's word and sizes tags for this build. */
-#define FC_IMG_WORD \
-	((uint32_t)sizeof(void *) | (uint32_t)sizeof(size_t) << 8 | \
+#define FC_IMG_WORD                                                            \
+	((uint32_t)sizeof(void *) | (uint32_t)sizeof(size_t) << 8 |            \
 	 (uint32_t)sizeof(long) << 16)
-#define FC_IMG_SIZES \
-	((uint32_t)sizeof(struct fc_ispec) | \
-	 (uint32_t)sizeof(struct fc_ix) << 8 | \
-	 (uint32_t)sizeof(struct fc_tnode) << 16 | \
+#define FC_IMG_SIZES                                                           \
+	((uint32_t)sizeof(struct fc_ispec) |                                   \
+	 (uint32_t)sizeof(struct fc_ix) << 8 |                                 \
+	 (uint32_t)sizeof(struct fc_tnode) << 16 |                             \
 	 (uint32_t)(sizeof(struct fc_dfa) / 8) << 24)
 
 /* A checksum of units of the image, fed part by part from FC_SUM_INIT
@@ -180,5 +183,35 @@ static inline uint64_t fc_img_check(const void *p, size_t n)
 		h = (h ^ s[i]) * 0x100000001b3ull;
 	return h;
 }
+
+/* image.c */
+/* Map base's index image (base + FC_IMG_SUFFIX) into d, if there is
+ * one, fresh and checking out (header, sections, the root): 0 with d's
+ * specs and index in place and *hd its header; or -errno (-ENOENT: none,
+ * -ESTALE: stale or another build's, -EINVAL: does not check out), d as
+ * it was.  What the image says of the files it names and of VALIDATE is
+ * the handle's (file/image_open.c). */
+int fc_image_map(struct fc_data *d, const char *base, struct fc_img_hdr *hd);
+void fc_image_unmap(struct fc_data *d);
+/* image_write.c: the image of d (indexed whole: fc_index_build_all),
+ * whose files were read as roles[] (nroles) with the inputs in[] and
+ * the digest dg: 0 and *img (malloc'd, *len bytes), or -errno. */
+int fc_image_assemble(const struct fc_data *d, const uint32_t *roles,
+		      uint32_t nroles, const struct fc_img_input *in,
+		      const uint8_t *dg, uint8_t **img, size_t *len);
+/* d as a view of the image m (len bytes) in memory, nothing verified
+ * (the writer's, to compute the checksums): 0 or -errno; d->ok_spec is
+ * to be freed. */
+int fc_image_view(struct fc_data *d, const void *m, size_t len);
+/* The checksums the writer stores, over d's image. */
+uint32_t fc_spec_sum(const struct fc_data *d, uint32_t i);
+uint32_t fc_node_sum(const struct fc_data *d, uint32_t k);
+uint32_t fc_heads_sum(const struct fc_data *d, uint32_t blk);
+void fc_img_input_of(const struct stat *st, struct fc_img_input *in);
+/* Set by the writer while it opens the files themselves. */
+extern bool fc_image_disabled;
+/* The fuzz target's: an image is taken whatever its header checksum,
+ * inputs and owner say (everything else is checked as ever). */
+extern bool fc_image_test_trust;
 
 #endif

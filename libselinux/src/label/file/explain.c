@@ -129,8 +129,8 @@ static struct selabel_explanation *assemble(const struct fc_data *d,
 	size_t head = sizeof(struct selabel_explanation) +
 		      n * sizeof(struct selabel_spec_origin) +
 		      2 * sizeof(struct selabel_subs_origin);
-	const struct fc_sub *sub = f->rules[0] >= 0 ? &d->subs[f->rules[0]] :
-						      NULL;
+	const struct fc_sub *sub =
+	    f->rules[0] >= 0 ? &d->subs[f->rules[0]] : NULL;
 	const struct fc_sub *dsub =
 	    f->rules[1] >= 0 ? &d->dist_subs[f->rules[1]] : NULL;
 	struct selabel_explanation *e;
@@ -200,7 +200,7 @@ static int order(struct found *f)
 /* The text file beside a compiled one, read once per explanation. */
 struct text {
 	char *path; /* NULL: not tried yet */
-	char *buf; /* NULL: none (no such file, not a .bin ...) */
+	char *buf;  /* NULL: none (no such file, not a .bin ...) */
 	size_t len;
 };
 
@@ -250,8 +250,8 @@ static uint32_t text_line(const struct fc_data *d, uint32_t i,
 			continue;
 		f2 = field(&q, eol, &n2);
 		f3 = f2 ? field(&q, eol, &n3) : NULL;
-		if (f3 ? same(f2, n2, type) && same(f3, n3, fc_ctx(d, i)) :
-			 !*type && same(f2, n2, fc_ctx(d, i)))
+		if (f3 ? same(f2, n2, type) && same(f3, n3, fc_ctx(d, i))
+		       : !*type && same(f2, n2, fc_ctx(d, i)))
 			found = line;
 	}
 	return found;
@@ -303,8 +303,8 @@ static int sources(const struct fc_data *d, struct found *f)
  * Every spec of d, strongest first, against key (normalised, klen
  * bytes) for file type mode: 0, or -ENOMEM.
  */
-static int scan(struct fc_data *d, const char *key, size_t klen,
-		uint32_t mode, struct found *f)
+static int scan(struct fc_data *d, const char *key, size_t klen, uint32_t mode,
+		struct found *f)
 {
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
 	int r = 0;
@@ -325,9 +325,8 @@ static int scan(struct fc_data *d, const char *key, size_t klen,
 			r = -ENOMEM;
 			break;
 		}
-		rc = re ? pcre2_match(re, (PCRE2_SPTR)key, klen, 0, 0, md,
-				      NULL) :
-			  PCRE2_ERROR_INTERNAL;
+		rc = re ? pcre2_match(re, (PCRE2_SPTR)key, klen, 0, 0, md, NULL)
+			: PCRE2_ERROR_INTERNAL;
 		if (rc == PCRE2_ERROR_NOMATCH)
 			continue;
 		if (rc < 0) {
@@ -357,11 +356,11 @@ static int explain(struct fc_data *d, const char *key, int type,
 	char buf[1024], *k = NULL;
 	size_t klen = 0;
 	struct found f = {
-		.key = key,
-		.type = (unsigned int)type & S_IFMT,
-		.rules = { -1, -1 },
-		.winner = NONE,
-		.blocked = NONE,
+	    .key = key,
+	    .type = (unsigned int)type & S_IFMT,
+	    .rules = {-1, -1},
+	    .winner = NONE,
+	    .blocked = NONE,
 	};
 	int r;
 

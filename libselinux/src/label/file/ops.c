@@ -1,9 +1,9 @@
 /* label/fc_lookup.c: the file backend's lookup operations. */
 #include <string.h>
 
-#include "../core/compat.h"
 #include "fc.h"
-#include "fc_tree.h"
+#include "release.h"
+#include "tree.h"
 
 /* Is there a "//" in key?  (memmem's setup costs more than this on a
  * path's length.) */
@@ -31,8 +31,8 @@ int fc_key(struct fc_data *d, const char *key, char *buf, size_t size,
 	if ((len > 1 && key[len - 1] == '/') || has_double_slash(key, len)) {
 		/*
 		 * analyzer: false positive (gcc malloc-leak): a heap n becomes
-		 * k, freed below or by the caller's fc_key_free(); GCC 12 cannot
-		 * tell k from key and buf.
+		 * k, freed below or by the caller's fc_key_free(); GCC 12
+		 * cannot tell k from key and buf.
 		 */
 		char *n = len < size ? buf : malloc(len + 1);
 
@@ -170,8 +170,8 @@ static int fc_lookup(struct selabel_handle *h, const char *key, int type,
  * wins at once, otherwise the match with the longest fixed prefix (the
  * reference's prefix_len, the first of equals).
  */
-static int best_match(struct fc_data *d, const char *key,
-		      const char **aliases, int type, struct lbl_result *res)
+static int best_match(struct fc_data *d, const char *key, const char **aliases,
+		      int type, struct lbl_result *res)
 {
 	int best = -1;
 	uint32_t best_len = 0;
@@ -209,8 +209,7 @@ static int best_match(struct fc_data *d, const char *key,
 }
 
 static int fc_best_match(struct selabel_handle *h, const char *key,
-			 const char **aliases, int type,
-			 struct lbl_result *res)
+			 const char **aliases, int type, struct lbl_result *res)
 {
 	struct fc_data *d = fc_cur(h), *d2;
 	int r;
@@ -323,7 +322,7 @@ static int fc_hash_all_partial(struct selabel_handle *h, const char *key,
 {
 	struct fc_data *d = fc_cur(h), *d2;
 	char buf[1024], *k;
-	struct hash_state hs = { .n = 0 };
+	struct hash_state hs = {.n = 0};
 	size_t klen;
 	int r;
 
@@ -332,7 +331,7 @@ static int fc_hash_all_partial(struct selabel_handle *h, const char *key,
 	r = fc_key(d, key, buf, sizeof(buf), &k, &klen, NULL);
 	if (r < 0)
 		return r;
-	if (compat_since(3, 8)) {
+	if (rel_partial_digest() >= REL_38) {
 		/* another walk, another hash (fc_partial6.c) */
 		r = fc_hash_partial6(d, k, digest);
 		if (r == -EINVAL && (d2 = fc_retry(h, d)))
@@ -363,8 +362,8 @@ static void fc_stats(struct selabel_handle *h)
 	if (fc_image_check_all(d) < 0 && !(d = fc_retry(h, d)))
 		return;
 	used = __atomic_load_n(&d->used, __ATOMIC_ACQUIRE);
-	/* 3.8 and later: in their tree's order, in words (fc_tree.c). */
-	if (compat_since(3, 8)) {
+	/* 3.8 and later: in their tree's order, in words (tree.c). */
+	if (rel_tree()) {
 		fc_tree_stats(d, used);
 		return;
 	}
@@ -402,8 +401,8 @@ static enum selabel_cmp_result fc_cmp(const struct selabel_handle *a,
 	if (fc_image_check_all(d2) < 0 &&
 	    !(d2 = fc_retry((struct selabel_handle *)b, d2)))
 		return SELABEL_INCOMPARABLE;
-	/* 3.8 and later compare their trees (fc_tree.c). */
-	if (compat_since(3, 8))
+	/* 3.8 and later compare their trees (tree.c). */
+	if (rel_tree())
 		return fc_tree_cmp(d1, d2);
 
 	while (i < d1->nspec && j < d2->nspec) {
@@ -447,11 +446,11 @@ static void fc_close(struct selabel_handle *h)
 }
 
 const struct lbl_ops fc_ops = {
-	.lookup = fc_lookup,
-	.best_match = fc_best_match,
-	.partial_match = fc_partial_match,
-	.hash_all_partial = fc_hash_all_partial,
-	.cmp = fc_cmp,
-	.stats = fc_stats,
-	.close = fc_close,
+    .lookup = fc_lookup,
+    .best_match = fc_best_match,
+    .partial_match = fc_partial_match,
+    .hash_all_partial = fc_hash_all_partial,
+    .cmp = fc_cmp,
+    .stats = fc_stats,
+    .close = fc_close,
 };

@@ -92,7 +92,8 @@ int fc_subs_apply(const struct fc_sub *subs, size_t n, const char *key,
 		const struct fc_sub *s = &subs[i];
 		const char *rest;
 
-		if (s->slen > keylen || !s->slen || key[s->slen - 1] != s->src[s->slen - 1] ||
+		if (s->slen > keylen || !s->slen ||
+		    key[s->slen - 1] != s->src[s->slen - 1] ||
 		    memcmp(key, s->src, s->slen) ||
 		    (key[s->slen] != '/' && key[s->slen] != '\0'))
 			continue;

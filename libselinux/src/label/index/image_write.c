@@ -1,15 +1,9 @@
-/* label/fc_image_write.c: the index image of a file_contexts (fc_image.h),
- * written for sefcontext_compile (which links the static archive). */
-#include <fcntl.h>
-#include <stdarg.h>
-#include <stdio.h>
+/* label/index/image_write.c: the index image (image.h) of an indexed
+ * fc_data, assembled in memory for its writer (file/image_write.c). */
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "fc.h"
-#include "fc_image.h"
+#include "image.h"
+#include "node.h"
 
 /* The image being assembled, in memory. */
 struct out {
@@ -130,13 +124,13 @@ static int put_specs(struct out *o, const struct fc_data *d)
 			r = (int)ctx;
 			goto out;
 		}
-		v[i] = (struct fc_ispec){ .regex = (uint32_t)re,
-					  .ctx = (uint32_t)ctx,
-					  .mode = s->mode,
-					  .lineno = s->lineno,
-					  .rlen = s->rlen,
-					  .file = s->file,
-					  .meta = s->meta };
+		v[i] = (struct fc_ispec){.regex = (uint32_t)re,
+					 .ctx = (uint32_t)ctx,
+					 .mode = s->mode,
+					 .lineno = s->lineno,
+					 .rlen = s->rlen,
+					 .file = s->file,
+					 .meta = s->meta};
 	}
 	put_sec(o, FC_SEC_SPEC, v, d->nspec * sizeof(*v));
 	put_sec(o, FC_SEC_STR, pl.p, pl.len);
@@ -171,8 +165,7 @@ static int put_trie(struct out *o, const struct fc_data *d)
 		if (!t->node[k].nspecs)
 			continue;
 		node[k].set = nsets;
-		sets[nsets] = (struct fc_iset){ ndfas, s->ndfa, nrest,
-						s->nrest };
+		sets[nsets] = (struct fc_iset){ndfas, s->ndfa, nrest, s->nrest};
 		nsets++;
 		ndfas += s->ndfa;
 		nrest += s->nrest;
@@ -205,8 +198,7 @@ static int put_trie(struct out *o, const struct fc_data *d)
 			dfa_len += (n + 7) & ~(size_t)7;
 		}
 		if (s->nrest)
-			memcpy(rest + nrest, s->rest,
-			       s->nrest * sizeof(*rest));
+			memcpy(rest + nrest, s->rest, s->nrest * sizeof(*rest));
 		nrest += s->nrest;
 	}
 	put_sec(o, FC_SEC_DFAS, dfas, ndfas * sizeof(*dfas));
@@ -235,15 +227,15 @@ static int put_sums(struct out *o)
 
 	if (r < 0)
 		return r;
-	hd->files_sum = fc_sum_end(fc_sum(FC_SUM_INIT,
-					  o->p + hd->sec[FC_SEC_FILES].off,
-					  hd->sec[FC_SEC_FILES].len));
-	hd->single_sum = fc_sum_end(fc_sum(FC_SUM_INIT,
-					   o->p + hd->sec[FC_SEC_SINGLE].off,
-					   hd->sec[FC_SEC_SINGLE].len));
-	hd->ctxs_sum = fc_sum_end(fc_sum(FC_SUM_INIT,
-					 o->p + hd->sec[FC_SEC_CTXS].off,
-					 hd->sec[FC_SEC_CTXS].len));
+	hd->files_sum =
+	    fc_sum_end(fc_sum(FC_SUM_INIT, o->p + hd->sec[FC_SEC_FILES].off,
+			      hd->sec[FC_SEC_FILES].len));
+	hd->single_sum =
+	    fc_sum_end(fc_sum(FC_SUM_INIT, o->p + hd->sec[FC_SEC_SINGLE].off,
+			      hd->sec[FC_SEC_SINGLE].len));
+	hd->ctxs_sum =
+	    fc_sum_end(fc_sum(FC_SUM_INIT, o->p + hd->sec[FC_SEC_CTXS].off,
+			      hd->sec[FC_SEC_CTXS].len));
 	for (uint32_t i = 0; i < v.trie.ndfas; i++) {
 		const struct fc_dfa *a =
 		    (const void *)(v.trie.dfa_base + v.trie.dfas[i]);
@@ -311,206 +303,18 @@ static int assemble(struct out *o, const struct fc_data *d,
 	return 0;
 }
 
-static void stat_inputs(const char *base, struct fc_img_input *in)
+int fc_image_assemble(const struct fc_data *d, const uint32_t *roles,
+		      uint32_t nroles, const struct fc_img_input *in,
+		      const uint8_t *dg, uint8_t **img, size_t *len)
 {
-	for (int r = 0; r < FC_IN_NROLES; r++) {
-		char path[PATH_MAX];
-		struct stat st;
-
-		snprintf(path, sizeof(path), "%s%s", base,
-			 fc_img_role_suffix[r]);
-		fc_img_input_of(stat(path, &st) == 0 ? &st : NULL, &in[r]);
-	}
-}
-
-/* Wait until a write now would give a file a ctime after every ctime of
- * in[] (the file system's clock ticks coarsely; one that keeps whole
- * seconds shows as nanoseconds 0). */
-static void wait_past(const struct fc_img_input *in)
-{
-	struct timespec last = {0, 0};
-
-	for (int r = 0; r < FC_IN_NROLES; r++) {
-		struct timespec c = { in[r].ctime_sec, in[r].ctime_nsec };
-
-		if (!in[r].present)
-			continue;
-		if (!c.tv_nsec)
-			c.tv_sec++;
-		if (c.tv_sec > last.tv_sec ||
-		    (c.tv_sec == last.tv_sec && c.tv_nsec > last.tv_nsec))
-			last = c;
-	}
-	for (int i = 0; i < 300; i++) {
-		struct timespec now, nap = { 0, 5 * 1000 * 1000 };
-
-		clock_gettime(CLOCK_REALTIME_COARSE, &now);
-		if (now.tv_sec > last.tv_sec ||
-		    (now.tv_sec == last.tv_sec && now.tv_nsec > last.tv_nsec))
-			return;
-		nanosleep(&nap, NULL);
-	}
-}
-
-/* The SHA-1 of the files, read again now, in order. */
-static int rehash(char **files, size_t n, uint8_t out[LBL_SHA1_LEN])
-{
-	struct lbl_sha1 sha;
-
-	lbl_sha1_init(&sha);
-	for (size_t i = 0; i < n; i++) {
-		_cleanup_free_ char *buf = NULL;
-		struct stat st;
-		size_t len;
-		int r = lbl_read_file(files[i], &buf, &len, &st);
-
-		if (r < 0)
-			return r;
-		lbl_sha1_update(&sha, buf, len);
-	}
-	lbl_sha1_final(&sha, out);
-	return 0;
-}
-
-static unsigned int logged;
-static char first_msg[256];
-
-static int count_log(int type, const char *fmt, ...)
-{
-	va_list ap;
-
-	(void)type;
-	if (!logged++) {
-		va_start(ap, fmt);
-		vsnprintf(first_msg, sizeof(first_msg), fmt, ap);
-		va_end(ap);
-	}
-	return 0;
-}
-
-/* One try: 0 and *o, 1 when the files changed meanwhile, or -errno. */
-static int try_once(const char *base, struct out *o, const char **why)
-{
-	struct selinux_opt opts[] = { { SELABEL_OPT_PATH, base },
-				      { SELABEL_OPT_DIGEST, (char *)1 } };
-	struct fc_img_input in1[FC_IN_NROLES], in2[FC_IN_NROLES];
-	union selinux_callback old = selinux_get_callback(SELINUX_CB_LOG);
-	union selinux_callback cb = { .func_log = count_log };
-	uint32_t roles[FC_IN_NROLES];
-	struct selabel_handle *h;
-	struct fc_data *d;
-	unsigned char *dg;
-	uint8_t again[LBL_SHA1_LEN];
-	char **files;
-	size_t dlen, nfiles;
-	int r;
-
-	stat_inputs(base, in1);
-	logged = 0;
-	selinux_set_callback(SELINUX_CB_LOG, cb);
-	fc_image_disabled = true;
-	h = selabel_open(SELABEL_CTX_FILE, opts, 2);
-	r = h ? 0 : -errno;
-	fc_image_disabled = false;
-	selinux_set_callback(SELINUX_CB_LOG, old);
-	if (r < 0) {
-		*why = "the files do not open";
-		return r;
-	}
-	if (logged) {
-		*why = first_msg;
-		r = -EPROTO;
-		goto out;
-	}
-	d = h->data;
-	if (!d->nspec) {
-		*why = "no specification";
-		r = -ENODATA;
-		goto out;
-	}
-	r = fc_index_build_all(d);
-	if (r < 0 || selabel_digest(h, &dg, &dlen, &files, &nfiles) < 0 ||
-	    nfiles > FC_IN_NROLES) {
-		*why = "indexing failed";
-		r = r < 0 ? r : -EINVAL;
-		goto out;
-	}
-	for (size_t i = 0; i < nfiles; i++) {
-		int k;
-
-		for (k = 0; k < FC_IN_NROLES; k++) {
-			size_t bl = strlen(base);
-
-			if (!strncmp(files[i], base, bl) &&
-			    !strcmp(files[i] + bl, fc_img_role_suffix[k]))
-				break;
-		}
-		if (k == FC_IN_NROLES) {
-			*why = "a file read is not one of the base's";
-			r = -EINVAL;
-			goto out;
-		}
-		roles[i] = k;
-	}
-	/* The files as indexed are the files as they stay. */
-	wait_past(in1);
-	stat_inputs(base, in2);
-	if (memcmp(in1, in2, sizeof(in1)) ||
-	    rehash(files, nfiles, again) < 0 || memcmp(again, dg, dlen)) {
-		r = 1;
-		goto out;
-	}
-	r = assemble(o, d, roles, (uint32_t)nfiles, in1, dg);
-	if (r < 0)
-		*why = "out of memory";
-out:
-	selabel_close(h);
-	return r;
-}
-
-int lbl_fc_write_index(const char *base, const char *out, const char **why)
-{
-	_cleanup_free_ char *path = NULL, *tmp = NULL;
 	struct out o = {0};
-	int r = 1, fd;
+	int r = assemble(&o, d, roles, nroles, in, dg);
 
-	*why = NULL;
-	if ((out ? !(path = strdup(out)) :
-		   asprintf(&path, "%s%s", base, FC_IMG_SUFFIX) < 0) ||
-	    asprintf(&tmp, "%sXXXXXX", path) < 0)
-		return -ENOMEM;
-	for (int i = 0; i < 5 && r == 1; i++) {
-		o.len = 0;
-		o.err = 0;
-		r = try_once(base, &o, why);
-	}
-	if (r == 1) {
-		*why = "the files kept changing";
-		r = -EAGAIN;
-	}
 	if (r < 0) {
 		free(o.p);
-		/* a stale image would be ignored, but say it with no file */
-		unlink(path);
 		return r;
 	}
-	*why = "cannot write";
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		free(o.p);
-		return -errno;
-	}
-	r = fc_write_all(fd, o.p, o.len);
-	free(o.p);
-	if (r >= 0 && fchmod(fd, 0644) < 0)
-		r = -errno;
-	if (close(fd) < 0 && r >= 0)
-		r = -errno;
-	if (r >= 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0)
-		unlink(tmp);
-	else
-		*why = NULL;
-	return r;
+	*img = o.p;
+	*len = o.len;
+	return 0;
 }
