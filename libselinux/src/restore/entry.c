@@ -308,7 +308,7 @@ ssize_t rst_list_dir(struct rst_walk *w, const char *path, DIR *dir,
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		if (cap - used < len) {
+		if (!buf || cap - used < len) {
 			char *b;
 
 			cap = cap ? 2 * cap : 4096;

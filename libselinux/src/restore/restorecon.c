@@ -194,7 +194,8 @@ static int restorecon_common(const char *pathname, unsigned int flags,
 			r = rst_excluded(path)
 				? 0
 				: rst_restore(&w, path, &st, true, -1, NULL);
-		else
+		else /* analyzer: false positive (gcc null-argument): as
+		      * walk_begin's, path is set when it returned 0 */
 			r = walk_tree(&w, path, &st, nthreads);
 		rst_set_results(w.relabeled, r == 0 ? w.skipped : 0);
 	}
