@@ -32,7 +32,7 @@ above --max-ref entries for 3.4 (its setfiles takes ~190 us an entry).
 
 Each configuration runs --runs times, interleaved with the other side
 (a configuration over 60 s runs once); printed: the best wall time, the
-peak RSS (wait4's ru_maxrss) of that run, us per entry, ours / the
+CPU time (user, system) and peak RSS (wait4's ru_maxrss) of that run, us per entry, ours / the
 release's, and whether the outputs agree (the number of lines and an
 order-independent hash of them, linehash.c; for 'real', the labels).
 Wall-clock figures mean something only beside each other: the load is
@@ -135,7 +135,8 @@ class Side:
         return e
 
     def run(self, argv, out_pipe_stderr=False):
-        """(wall s, maxrss KiB, exit status, 'LINES HASH' of the output)"""
+        """(wall s, maxrss KiB, exit status, 'LINES HASH' of the output,
+        cpu s)"""
         root = self.root
         hasher = subprocess.Popen([LINEHASH, '-x', '/hl-'],
                                   stdin=subprocess.PIPE,
@@ -158,7 +159,8 @@ class Side:
         hasher.stdin.close()
         digest = hasher.stdout.read().strip()
         hasher.wait()
-        return wall, ru.ru_maxrss, p.returncode, digest
+        return wall, ru.ru_maxrss, p.returncode, digest, \
+            (ru.ru_utime, ru.ru_stime)
 
 
 def setup_release(rel, work, tree, build):
@@ -237,13 +239,13 @@ def measure(sides, mode, t, tpath, tree, runs):
             if mode == 'real':
                 tree.reset()
             argv, to_err = argv_for(mode, t, tpath)
-            wall, rss, rc, digest = s.run(argv, to_err)
+            wall, rss, rc, digest, cpu = s.run(argv, to_err)
             if mode == 'real':
                 digest = labels(tree.mnt)
             if wall > 60:
                 slow.add(s.name)
             if s.name not in best or wall < best[s.name][0]:
-                best[s.name] = (wall, rss, rc, digest)
+                best[s.name] = (wall, rss, rc, digest, cpu)
     return best
 
 
@@ -320,8 +322,9 @@ def report(rel, mode, t, entries, res):
     line = '  %-6s %-6s -T %d' % (rel, mode, t)
     for name, r in ((rel, ref), ('ours', ours)):
         if r:
-            line += '  %s %7.2f s %5.2f us/e %6.1f MB' % (
-                name, r[0], r[0] * 1e6 / entries, r[1] / 1024)
+            line += '  %s %7.2f s (user %.2f sys %.2f) %5.2f us/e %6.1f MB' % (
+                name, r[0], r[4][0], r[4][1], r[0] * 1e6 / entries,
+                r[1] / 1024)
     if ref and ours:
         line += '  time %.2fx rss %.2fx %s' % (
             ours[0] / ref[0], ours[1] / ref[1],
