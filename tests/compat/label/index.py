@@ -37,8 +37,19 @@ image serves (fcprobe -M: it is mapped), with the files' answers: when
 .homedirs is only touched (a new mtime), when the set is copied
 elsewhere (new inodes), when a file the open does not read changed (the
 text beside the .bin it reads); not when a copy's mtimes make the open
-choose the text over the .bin.
+choose the text over the .bin.  sefcontext_compile -U stamps a copy's
+image with its identities (then no spec file is opened), and leaves a
+fresh one alone.
 
+libsemanage's flow, imitated in a directory of its own (ROOT):
+sefcontext_compile run on ROOT/var/lib/selinux/final/default/contexts/
+files/file_contexts and .homedirs while this test holds the store's
+transaction lock (flock, as libsemanage 3.8.1), returning at once with
+its output closed; the files then copied into ROOT/etc/selinux/default/
+contexts/files/ (a temporary file renamed, as libsemanage does) beside
+the policy's .subs_dist: the image must appear there while the lock is
+still held, be used with no spec file opened, answer as the files, and
+the processes sefcontext_compile left must be gone once the lock is free.
 Exit 1 on any difference, 77 without the policy.
 """
 import ctypes
@@ -350,7 +361,17 @@ def run(tmp):
     copy = os.path.join(tmp, 'copy')
     shutil.copytree(d, copy)
     by_content('the set copied elsewhere', copy, few, True)
+    compile_(['-U', os.path.join(copy, 'file_contexts')])
+    cw = Inotify(copy)
+    _, opened = run_watched(copy, {'lookup': b'0 /usr/bin/cat\0'}, cw)
+    expect_use('the copy after sefcontext_compile -U (stamped)', opened, True)
+    ino = os.stat(os.path.join(copy, 'file_contexts.idx')).st_ino
+    compile_(['-U', os.path.join(copy, 'file_contexts')])
+    if os.stat(os.path.join(copy, 'file_contexts.idx')).st_ino != ino:
+        fail('sefcontext_compile -U rewrote a fresh image')
+    cw.close()
     content_bin(tmp, sets['bin'], few)
+    semanage_flow(tmp, few)
 
     good = open(fc + '.idx', 'rb').read()
 
@@ -406,6 +427,73 @@ def content_bin(tmp, d, few):
     os.utime(fc, ns=(st.st_atime_ns, st.st_mtime_ns + 2 * 10**9))
     by_content('the text newer than the .bin (the text read)', copy,
                few + b'0 /srv/never-read/x\0', False)
+
+
+def cmdline(pid):
+    try:
+        with open(f'/proc/{pid}/cmdline', 'rb') as f:
+            return f.read()
+    except OSError:
+        return b''
+
+
+def semanage_flow(tmp, few):
+    """libsemanage's install, imitated (see the top)."""
+    import fcntl
+    root = os.path.join(tmp, 'root')
+    final = os.path.join(root, 'var/lib/selinux/final/default/contexts/files')
+    store = os.path.join(root, 'var/lib/selinux/default')
+    inst = os.path.join(root, 'etc/selinux/default/contexts/files')
+    for x in (final, store, inst):
+        os.makedirs(x)
+    for f in FILES[:2]:
+        shutil.copy(os.path.join(FCDIR, f), final)
+    if os.path.exists(os.path.join(FCDIR, FILES[2])):
+        shutil.copy(os.path.join(FCDIR, FILES[2]), inst)
+    lock = open(os.path.join(store, 'semanage.trans.LOCK'), 'w')
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    for f in FILES[:2]:
+        # the output captured: run() returns when the tool's end of the
+        # pipes closes, so a process left holding them would hang here
+        p = subprocess.run([COMPILE, os.path.join(final, f)],
+                           capture_output=True, text=True, timeout=300)
+        if p.returncode or p.stderr:
+            fail(f'sefcontext_compile in final/: exit {p.returncode}, '
+                 f'{p.stderr.strip()}')
+    if os.path.exists(os.path.join(inst, 'file_contexts.idx')):
+        fail('an image was installed before the files were')
+    for f in ('file_contexts', 'file_contexts.bin', 'file_contexts.homedirs',
+              'file_contexts.homedirs.bin'):
+        shutil.copyfile(os.path.join(final, f), os.path.join(inst, f + '.tmp'))
+        os.rename(os.path.join(inst, f + '.tmp'), os.path.join(inst, f))
+    idx = os.path.join(inst, 'file_contexts.idx')
+    for _ in range(600):
+        if os.path.exists(idx):
+            break
+        subprocess.run(['sleep', '0.1'])
+    if not os.path.exists(idx):
+        fail('libsemanage flow: no image beside the installed files '
+             'while the transaction held its lock')
+    watch = Inotify(inst)
+    got, opened = run_watched(inst, {'lookup': few}, watch)
+    expect_use('libsemanage flow: the installed set', opened, True)
+    hide(inst)
+    want, _ = run_watched(inst, {'lookup': few}, watch)
+    unhide(inst)
+    watch.close()
+    compare('libsemanage flow: with vs without the image', got, want)
+    shutil.rmtree(os.path.join(root, 'var/lib/selinux/final'))
+    lock.close()
+    left = []
+    for _ in range(600):
+        left = [p for p in os.listdir('/proc')
+                if p.isdigit() and final.encode() in cmdline(p)]
+        if not left:
+            break
+        subprocess.run(['sleep', '0.1'])
+    if left:
+        fail(f'libsemanage flow: processes of sefcontext_compile left '
+             f'after the transaction: {left}')
 
 
 sys.exit(main())
