@@ -6,10 +6,20 @@
  * the file's security.selinux attribute where it differs.  setfiles(8) and
  * restorecon(8) are thin front ends to it.
  *
- * The configuration calls (set_sehandle, set_exclude_list,
- * set_alt_rootpath) change process-wide settings that every later
- * relabelling uses; make them before starting walks in other threads.
- * Messages go to the SELINUX_CB_LOG callback (selinux_set_callback()).
+ * Process-wide, by this API's definition: the settings of the
+ * configuration calls (set_sehandle, set_exclude_list, set_alt_rootpath),
+ * which every later relabelling uses - make them before starting walks in
+ * other threads; a walk takes the alternate root and the handle at its
+ * start - and the counts of get_skipped_errors and get_relabeled_files,
+ * which each walk resets when it starts and sets when it ends (with walks
+ * in several threads at once, they tell of whichever did so last).  The
+ * non-seclabel mounts (/proc/mounts) and customizable_types are read once
+ * per process.  Everything else is the walk's own: walks in several
+ * threads at once share no state but the handle they read (the record
+ * of the inodes seen of ADD_ASSOC, the progress count and the digests to
+ * write are each walk's).
+ * Messages go to the SELINUX_CB_LOG callback (selinux_set_callback()),
+ * one call at a time.
  */
 #ifndef _RESTORECON_H_
 #define _RESTORECON_H_
@@ -95,7 +105,8 @@ extern int selinux_restorecon_parallel(const char *pathname,
  * on another (a mount point, a file bind-mounted into the tree) is left
  * alone, silently.  setfiles(8) always sets it. */
 #define SELINUX_RESTORECON_XDEV 0x00080
-/* Remember which context each inode got; a second hard link keeps it. */
+/* Remember which context each inode got during the walk; a second hard
+ * link keeps it (and one with another spec is logged as a conflict). */
 #define SELINUX_RESTORECON_ADD_ASSOC 0x00100
 /* Stop the walk at the first error. */
 #define SELINUX_RESTORECON_ABORT_ON_ERROR 0x00200
@@ -214,7 +225,8 @@ extern int selinux_restorecon_xattr(const char *pathname,
 /*
  * The number of errors the last relabelling walk ignored.  It counts them
  * for the last successful selinux_restorecon() with
- * SELINUX_RESTORECON_COUNT_ERRORS (0 otherwise).
+ * SELINUX_RESTORECON_COUNT_ERRORS (0 otherwise).  Process-wide: a walk
+ * sets it to 0 when it starts and to its count when it ends.
  */
 extern long unsigned selinux_restorecon_get_skipped_errors(void);
 
@@ -222,9 +234,10 @@ extern long unsigned selinux_restorecon_get_skipped_errors(void);
  * The number of files the last relabelling walk relabelled.  It counts
  * what the last selinux_restorecon() or selinux_restorecon_parallel() in
  * the process relabelled (with NOCHANGE: nothing, as 3.11 counts), only
- * when it was given SELINUX_RESTORECON_COUNT_RELABELED; 0 otherwise.  Also set when the
- * walk failed: the files relabelled before the error.  Version node
- * LIBSELINUX_3.10, as in the reference.
+ * when it was given SELINUX_RESTORECON_COUNT_RELABELED; 0 otherwise.
+ * Also set when the walk failed: the files relabelled before the error.
+ * Process-wide, as get_skipped_errors.  Version node LIBSELINUX_3.10, as
+ * in the reference.
  */
 extern long unsigned selinux_restorecon_get_relabeled_files(void);
 

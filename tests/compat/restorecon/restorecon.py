@@ -43,13 +43,13 @@ def umount(t):
 
 
 def unbind(t):
-    """The bind mount of a 'cycle' step, gone before anything else walks
-    the tree (getfattr -R would go round it)."""
-    c = os.path.join(t, 'a', 'cyc')
+    """The bind mounts of a 'cycle' or 'binddir' step, gone before
+    anything else walks the tree (getfattr -R would go round a cycle)."""
     # os.path.ismount does not see a bind mount of the same file system
-    while os.path.isdir(c) and subprocess.run(
-            ['umount', c], stderr=subprocess.DEVNULL).returncode == 0:
-        pass
+    for c in (os.path.join(t, 'a', 'cyc'), os.path.join(t, 'bd')):
+        while os.path.isdir(c) and subprocess.run(
+                ['umount', c], stderr=subprocess.DEVNULL).returncode == 0:
+            pass
 
 
 def build(base):
@@ -201,6 +201,13 @@ CASES = {
     'sf-cycle': [('rm', 'T/x'), ('cycle',), sf('-n', 'FC', 'T'),
                  sf('-n', '-T', '3', 'FC', 'T'),
                  probe('-t', '3', 'FC', str(RECURSE | NOCHANGE), 'T')],
+    # A directory of the tree bound elsewhere in it (T/d on T/bd): every
+    # inode below is reached twice; with ADD_ASSOC (setfiles) the second
+    # path keeps the first one's label, and other specs are conflicts.
+    'sf-binddir': [('binddir',), sf('-n', '-v', 'FC', 'T'),
+                   sf('-v', 'FC', 'T'),
+                   probe('FC', str(VERBOSE | RECURSE | ADD_ASSOC |
+                                   CONFLICT), 'T')],
     'probe-xattr': [probe('-d', 'FC', str(RECURSE), 'T'),
                     probe('-d', '-x', '0', 'FC', '0', 'T'),
                     probe('-d', '-x', '1', 'FC', '0', 'T'), ('respec',),
@@ -287,6 +294,14 @@ def run_steps(name, base, t, env, out):
             os.makedirs(c)
             setcon(c, OLD)
             if subprocess.run(['mount', '--bind', t, c],
+                              stderr=subprocess.DEVNULL).returncode:
+                out.append('mount failed')
+            continue
+        if kind == 'binddir':
+            c = os.path.join(t, 'bd')
+            os.makedirs(c)
+            setcon(c, OLD)
+            if subprocess.run(['mount', '--bind', os.path.join(t, 'd'), c],
                               stderr=subprocess.DEVNULL).returncode:
                 out.append('mount failed')
             continue

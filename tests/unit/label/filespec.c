@@ -73,6 +73,31 @@ START_TEST(test_conflict_keeps_the_later_spec)
 }
 END_TEST
 
+/* Many inodes: the table grows and keeps every one (a second add by
+ * another spec is a conflict, which only a kept inode can be). */
+START_TEST(test_add_many_inodes)
+{
+	char file[32];
+
+	for (ino_t i = 0; i < 200000; i++) {
+		snprintf(file, sizeof(file), "/f%lu", (unsigned long)i);
+		ck_assert_int_eq(matchpathcon_filespec_add(i * 7919, 1, file),
+				 1);
+	}
+	ck_assert_str_eq(logged, "");
+	for (ino_t i = 0; i < 200000; i += 1000) {
+		logged[0] = '\0';
+		ck_assert_int_eq(matchpathcon_filespec_add(i * 7919, 0, "/g"),
+				 1);
+		snprintf(file, sizeof(file), "/f%lu", (unsigned long)i);
+		ck_assert_ptr_nonnull(strstr(logged, file));
+	}
+	logged[0] = '\0';
+	matchpathcon_filespec_eval();
+	ck_assert_ptr_nonnull(strstr(logged, "stats: 200000 elements"));
+}
+END_TEST
+
 START_TEST(test_null_file_is_einval)
 {
 	errno = 0;
@@ -138,6 +163,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_add_returns_the_spec);
 	tcase_add_test(tc, test_conflict_keeps_the_later_spec);
+	tcase_add_test(tc, test_add_many_inodes);
 	tcase_add_test(tc, test_null_file_is_einval);
 	tcase_add_test(tc, test_eval_statistics);
 	tcase_add_test(tc, test_eval_empty_and_after_destroy);
