@@ -124,6 +124,16 @@ prepare() {
 		}
 		note "$rel: image built in $(( $(date +%s) - t )) s"
 	fi
+	# the release's policy package, which p1/85-index.sh installs
+	# again in the (offline) guest; fetched once
+	pol=$CACHE/system/policy-$rel
+	if ! ls "$pol"/selinux-policy-default_*.deb > /dev/null 2>&1; then
+		mkdir -p "$pol"
+		( cd "$pol" && VM_RELEASE=$rel vm_apt_get download -q selinux-policy-default >&2 ) ||
+			{ VM_RELEASE=$rel vm_apt_get update -q >&2 &&
+			  ( cd "$pol" && VM_RELEASE=$rel vm_apt_get download -q selinux-policy-default >&2 ); } ||
+			note "$rel: cannot fetch selinux-policy-default (p1/85-index.sh will say so)"
+	fi
 	exec 9>&-
 	ln -sf "$img" "$d/image"
 	echo "$KPKG image-$rel-$key" > "$d/what"
@@ -173,6 +183,8 @@ prepare() {
 	cp -L "$OURLIB" "$B/ours-libselinux.so.1"
 	dpkg-deb -f "$d"/pkgs/debs/libselinux1_*.deb Version > "$B/ours-version"
 	echo "$rel" > "$B/release"
+	cp "$(ls "$CACHE/system/policy-$rel"/selinux-policy-default_*.deb 2>/dev/null | head -n1)" \
+		"$B/policy.deb" 2>/dev/null || true
 	(cd "$B" && tar -c -f "$d/bundle.tar" .) || die "tar failed"
 }
 

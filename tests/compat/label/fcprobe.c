@@ -9,7 +9,10 @@
  *
  * -a: a SELINUX_CB_VALIDATE callback accepting every context but those
  * of type invalid_t; -L: print
- * the log messages (on stdout, in order with the answers).
+ * the log messages (on stdout, in order with the answers); -M: say on
+ * stderr, after the open, whether an index image (a file named *.idx)
+ * is mapped ("image: mapped" or "image: not mapped"), which is how our
+ * library serves a handle from it (tests/compat/label/index.py).
  *
  * input: NUL-terminated records "MODE KEY" (MODE octal) for OP lookup,
  * lookupt (translated), partial, hash; "MODE KEY\tALIAS..." for best.
@@ -26,6 +29,7 @@
 #endif
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,8 +125,27 @@ static int batch(unsigned int backend, struct selinux_opt *opts,
 	return 0;
 }
 
+/* -M: is a file named *.idx mapped into this process? */
+static void say_mapped(void)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[4096];
+	bool mapped = false;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		size_t n = strcspn(line, "\n");
+
+		line[n] = '\0';
+		mapped |= n > 4 && !strcmp(line + n - 4, ".idx");
+	}
+	if (f)
+		fclose(f);
+	fprintf(stderr, "image: %s\n", mapped ? "mapped" : "not mapped");
+}
+
 int main(int argc, char **argv)
 {
+	bool tell_mapped = false;
 	struct selinux_opt opts[32];
 	unsigned int n = 0, backend = 0;
 	struct selabel_handle *h;
@@ -134,7 +157,7 @@ int main(int argc, char **argv)
 
 	union selinux_callback cb = { .func_log = quiet_log };
 	selinux_set_callback(SELINUX_CB_LOG, cb);
-	while ((c = getopt(argc, argv, "B:p:bvs:daL")) != -1 && n < 30) {
+	while ((c = getopt(argc, argv, "B:p:bvs:daLM")) != -1 && n < 30) {
 		switch (c) {
 		case 'B':
 			backend = atoi(optarg);
@@ -158,6 +181,9 @@ int main(int argc, char **argv)
 			cb.func_validate = accept_all;
 			selinux_set_callback(SELINUX_CB_VALIDATE, cb);
 			break;
+		case 'M':
+			tell_mapped = true;
+			break;
 		case 'L':
 			cb.func_log = print_log;
 			selinux_set_callback(SELINUX_CB_LOG, cb);
@@ -179,6 +205,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	printf("open: OK\n");
+	if (tell_mapped)
+		say_mapped();
 	if (!strcmp(op, "digest")) {
 		unsigned char *d;
 		size_t dl, nf;

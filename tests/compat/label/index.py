@@ -25,12 +25,32 @@ accepts every context the image serves, with equal answers; one context
 it refuses makes the files be read (the open fails as theirs does).
 Then the image must be left alone (the files read,
 the answers the files' own) when: a line is appended to .local (new
-content, the same path); .homedirs is only touched (a new mtime); the
-set is copied elsewhere (new inodes); the image is truncated, its header
-flipped or its byte order tag changed; and the answers must equal the
+content, the same path); a byte of .local changes (its size the
+same); the image is truncated, its header flipped or its byte order tag changed; and the answers must equal the
 files' when bytes inside its sections are flipped (the units' checksums
 catch them: a warning, then the files).  Rewriting the image makes it
-used again.  Exit 1 on any difference, 77 without the policy.
+used again.
+
+Freshness by content (issue 35): when the files' identities differ from
+those the image records but an open would read the same bytes, the
+image serves (fcprobe -M: it is mapped), with the files' answers: when
+.homedirs is only touched (a new mtime), when the set is copied
+elsewhere (new inodes), when a file the open does not read changed (the
+text beside the .bin it reads); not when a copy's mtimes make the open
+choose the text over the .bin.  sefcontext_compile -U stamps a copy's
+image with its identities (then no spec file is opened), and leaves a
+fresh one alone.
+
+libsemanage's flow, imitated in a directory of its own (ROOT):
+sefcontext_compile run on ROOT/var/lib/selinux/final/default/contexts/
+files/file_contexts and .homedirs while this test holds the store's
+transaction lock (flock, as libsemanage 3.8.1), returning at once with
+its output closed; the files then copied into ROOT/etc/selinux/default/
+contexts/files/ (a temporary file renamed, as libsemanage does) beside
+the policy's .subs_dist: the image must appear there while the lock is
+still held, be used with no spec file opened, answer as the files, and
+the processes sefcontext_compile left must be gone once the lock is free.
+Exit 1 on any difference, 77 without the policy.
 """
 import ctypes
 import ctypes.util
@@ -171,6 +191,35 @@ def expect_use(what, opened, used):
           flush=True)
 
 
+def mapped(d, data=b'0 /usr/bin/cat\0', opts=()):
+    """fcprobe's answers on d and whether it mapped the image."""
+    env = dict(os.environ, LD_LIBRARY_PATH=OURS)
+    p = subprocess.run([PROBE, '-L', '-M', '-p',
+                        os.path.join(d, 'file_contexts')] + list(opts) +
+                       ['lookup'], input=data, capture_output=True, env=env,
+                       timeout=900)
+    if p.returncode:
+        fail(f'fcprobe -M on {d}: exit {p.returncode}: {p.stderr[-300:]}')
+    return p.stdout.decode(), b'image: mapped' in p.stderr
+
+
+def by_content(what, d, data, used):
+    """The image of d serves (used) or not, answering as d's files."""
+    got, m = mapped(d, data)
+    hide(d)
+    want, m2 = mapped(d, data)
+    unhide(d)
+    if m != used:
+        fail(f'{what}: the image was {"" if m else "not "}mapped')
+    if m2:
+        fail(f'{what}: an image was mapped with none there')
+    if got != want:
+        fail(f'{what}: answers differ with the image: {got[:200]!r} '
+             f'vs {want[:200]!r}')
+    print(f'  {what}: image {"mapped" if m else "not mapped"}, '
+          f'{len(want.splitlines())} answers as the files\'', flush=True)
+
+
 def compile_(args):
     p = subprocess.run([COMPILE] + args, capture_output=True, text=True)
     if p.returncode or p.stderr:
@@ -293,16 +342,36 @@ def run(tmp):
     compile_(['-I', fc])
     _, opened = run_watched(d, {'lookup': b'0 /usr/bin/cat\0'}, watch)
     expect_use('written again', opened, True)
+    few = b''.join(r + b'\0' for r in
+                   inp['lookup'].split(b'\0')[:3000] if r)
     st = os.stat(fc + '.homedirs')
     os.utime(fc + '.homedirs', ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
-    stale('.homedirs touched')
+    by_content('.homedirs touched (the same bytes)', d, few, True)
+    # a byte of .local changed, its size the same: etc_t -> bin_t
+    loc = open(fc + '.local').read()
+    with open(fc + '.local', 'w') as f:
+        f.write(loc.replace('/srv/web(/.*)?\tsystem_u:object_r:etc_t:s0',
+                            '/srv/web(/.*)?\tsystem_u:object_r:bin_t:s0'))
+    by_content('.local changed, its size the same', d,
+               few + b'0 /srv/web/x\0', False)
+    with open(fc + '.local', 'w') as f:
+        f.write(loc)
+    by_content('.local as it was (the same bytes again)', d, few, True)
     compile_(['-I', fc])
     copy = os.path.join(tmp, 'copy')
     shutil.copytree(d, copy)
+    by_content('the set copied elsewhere', copy, few, True)
+    compile_(['-U', os.path.join(copy, 'file_contexts')])
     cw = Inotify(copy)
     _, opened = run_watched(copy, {'lookup': b'0 /usr/bin/cat\0'}, cw)
-    expect_use('the set copied elsewhere', opened, False)
+    expect_use('the copy after sefcontext_compile -U (stamped)', opened, True)
+    ino = os.stat(os.path.join(copy, 'file_contexts.idx')).st_ino
+    compile_(['-U', os.path.join(copy, 'file_contexts')])
+    if os.stat(os.path.join(copy, 'file_contexts.idx')).st_ino != ino:
+        fail('sefcontext_compile -U rewrote a fresh image')
     cw.close()
+    content_bin(tmp, sets['bin'], few)
+    semanage_flow(tmp, few)
 
     good = open(fc + '.idx', 'rb').read()
 
@@ -339,6 +408,92 @@ def run(tmp):
     with open(fc + '.idx', 'wb') as f:
         f.write(good)
     watch.close()
+
+
+def content_bin(tmp, d, few):
+    """A copy of a set with .bin files: which files the open reads."""
+    copy = os.path.join(tmp, 'copy-bin')
+    shutil.copytree(d, copy)  # copy2: the mtimes kept
+    fc = os.path.join(copy, 'file_contexts')
+    by_content('a .bin set copied (mtimes kept)', copy, few, True)
+    # the text, which the open does not read (the .bin is newer), changed
+    with open(fc, 'a') as f:
+        f.write('/srv/never-read(/.*)?\tsystem_u:object_r:etc_t:s0\n')
+    st = os.stat(fc + '.bin')
+    os.utime(fc, ns=(st.st_atime_ns, st.st_mtime_ns - 10**9))
+    by_content('the text beside the .bin changed (not read)', copy,
+               few + b'0 /srv/never-read/x\0', True)
+    # the text newer than its .bin: the open reads the text
+    os.utime(fc, ns=(st.st_atime_ns, st.st_mtime_ns + 2 * 10**9))
+    by_content('the text newer than the .bin (the text read)', copy,
+               few + b'0 /srv/never-read/x\0', False)
+
+
+def cmdline(pid):
+    try:
+        with open(f'/proc/{pid}/cmdline', 'rb') as f:
+            return f.read()
+    except OSError:
+        return b''
+
+
+def semanage_flow(tmp, few):
+    """libsemanage's install, imitated (see the top)."""
+    import fcntl
+    root = os.path.join(tmp, 'root')
+    final = os.path.join(root, 'var/lib/selinux/final/default/contexts/files')
+    store = os.path.join(root, 'var/lib/selinux/default')
+    inst = os.path.join(root, 'etc/selinux/default/contexts/files')
+    for x in (final, store, inst):
+        os.makedirs(x)
+    for f in FILES[:2]:
+        shutil.copy(os.path.join(FCDIR, f), final)
+    if os.path.exists(os.path.join(FCDIR, FILES[2])):
+        shutil.copy(os.path.join(FCDIR, FILES[2]), inst)
+    lock = open(os.path.join(store, 'semanage.trans.LOCK'), 'w')
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    for f in FILES[:2]:
+        # the output captured: run() returns when the tool's end of the
+        # pipes closes, so a process left holding them would hang here
+        p = subprocess.run([COMPILE, os.path.join(final, f)],
+                           capture_output=True, text=True, timeout=300)
+        if p.returncode or p.stderr:
+            fail(f'sefcontext_compile in final/: exit {p.returncode}, '
+                 f'{p.stderr.strip()}')
+    if os.path.exists(os.path.join(inst, 'file_contexts.idx')):
+        fail('an image was installed before the files were')
+    for f in ('file_contexts', 'file_contexts.bin', 'file_contexts.homedirs',
+              'file_contexts.homedirs.bin'):
+        shutil.copyfile(os.path.join(final, f), os.path.join(inst, f + '.tmp'))
+        os.rename(os.path.join(inst, f + '.tmp'), os.path.join(inst, f))
+    idx = os.path.join(inst, 'file_contexts.idx')
+    for _ in range(600):
+        if os.path.exists(idx):
+            break
+        subprocess.run(['sleep', '0.1'])
+    if not os.path.exists(idx):
+        fail('libsemanage flow: no image beside the installed files '
+             'while the transaction held its lock')
+    watch = Inotify(inst)
+    got, opened = run_watched(inst, {'lookup': few}, watch)
+    expect_use('libsemanage flow: the installed set', opened, True)
+    hide(inst)
+    want, _ = run_watched(inst, {'lookup': few}, watch)
+    unhide(inst)
+    watch.close()
+    compare('libsemanage flow: with vs without the image', got, want)
+    shutil.rmtree(os.path.join(root, 'var/lib/selinux/final'))
+    lock.close()
+    left = []
+    for _ in range(600):
+        left = [p for p in os.listdir('/proc')
+                if p.isdigit() and final.encode() in cmdline(p)]
+        if not left:
+            break
+        subprocess.run(['sleep', '0.1'])
+    if left:
+        fail(f'libsemanage flow: processes of sefcontext_compile left '
+             f'after the transaction: {left}')
 
 
 sys.exit(main())

@@ -7,6 +7,8 @@
 #define SELINUX_LABEL_FILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* compile.c: compile the text file_contexts in into the .bin out of
  * the given version: 5 (what Debian 12's library reads) or 6 (the
@@ -36,5 +38,23 @@ void lbl_test_bin6_order(unsigned release);
  * old one removed, as a reader must see those messages -, they kept
  * changing, a write failed). */
 int lbl_fc_write_index(const char *base, const char *out, const char **why);
+/* The same in two steps: the image of base in memory (*img, malloc'd,
+ * *len bytes), 0 or -errno with *why; and an image put at path (a
+ * temporary file beside it renamed over it, mode 0644), 0 or -errno. */
+int lbl_fc_index_image(const char *base, uint8_t **img, size_t *len,
+		       const char **why);
+int lbl_fc_put_index(const char *path, const uint8_t *img, size_t len);
+/* The image img (len bytes), written for other files, stamped with the
+ * identities of base's files and put at base.idx (or out): when an open
+ * of base would read the same bytes as its writer's did and every file
+ * of base present holds the bytes it records (a copy: libsemanage's
+ * install, an image builder's).  0; -ESTALE when the files are not its
+ * own; -EINVAL when img is not an image of this build; or -errno. */
+int lbl_fc_restamp_index(const uint8_t *img, size_t len, const char *base,
+			 const char *out);
+/* base.idx made fresh at least cost: 1 when it was (every file as it
+ * records), 2 when it was a copy's and is stamped now (as above), 3
+ * when base was indexed again (lbl_fc_write_index); or -errno with *why. */
+int lbl_fc_refresh_index(const char *base, const char **why);
 
 #endif

@@ -32,34 +32,144 @@ void fc_img_input_of(const struct stat *st, struct fc_img_input *in)
 	in->ctime_nsec = st->st_ctim.tv_nsec;
 }
 
-/* Are the files of base as the image found them?  *base_st: the base
- * file's stat (for the owner test), zeroed if it has none. */
-static bool inputs_fresh(const struct fc_img_hdr *hd, const char *base,
-			 size_t blen, struct stat *base_st)
+/* The identities of a and b are equal (their digests aside). */
+static bool same_identity(const struct fc_img_input *a,
+			  const struct fc_img_input *b)
+{
+	return a->present == b->present && a->dev == b->dev &&
+	       a->ino == b->ino && a->size == b->size &&
+	       a->mtime_sec == b->mtime_sec && a->mtime_nsec == b->mtime_nsec &&
+	       a->ctime_sec == b->ctime_sec && a->ctime_nsec == b->ctime_nsec;
+}
+
+/* base + the suffix of role r into path: false if too long. */
+static bool role_path(char path[PATH_MAX], const char *base, size_t blen, int r)
+{
+	size_t sl = strlen(fc_img_role_suffix[r]);
+
+	if (blen + sl >= PATH_MAX)
+		return false;
+	memcpy(path, base, blen);
+	memcpy(path + blen, fc_img_role_suffix[r], sl + 1);
+	return true;
+}
+
+/* The identities of base's files into now[] (digests zero): the number
+ * that differ from hd's, or -errno (a stat failing otherwise than
+ * ENOENT); *base_st is the base file's stat (zeroed if it has none). */
+static int stat_inputs(const struct fc_img_hdr *hd, const char *base,
+		       size_t blen, struct fc_img_input *now,
+		       struct stat *base_st)
 {
 	char path[PATH_MAX];
+	int differ = 0;
 
 	memset(base_st, 0, sizeof(*base_st));
 	for (int r = 0; r < FC_IN_NROLES; r++) {
-		size_t sl = strlen(fc_img_role_suffix[r]);
-		struct fc_img_input now;
 		struct stat st;
 		bool have;
 
-		if (blen + sl >= sizeof(path))
-			return false;
-		memcpy(path, base, blen);
-		memcpy(path + blen, fc_img_role_suffix[r], sl + 1);
+		if (!role_path(path, base, blen, r))
+			return -ENAMETOOLONG;
 		have = stat(path, &st) == 0;
 		if (!have && errno != ENOENT)
-			return false;
-		fc_img_input_of(have ? &st : NULL, &now);
-		if (memcmp(&now, &hd->input[r], sizeof(now)))
-			return false;
+			return -errno;
+		fc_img_input_of(have ? &st : NULL, &now[r]);
+		differ += !same_identity(&now[r], &hd->input[r]);
 		if (r == FC_IN_BASE && have)
 			*base_st = st;
 	}
-	return true;
+	return differ;
+}
+
+/* Which of a text file (t) and its .bin (b) an open tries first: 0 the
+ * text, 1 the .bin, -1 neither is there.  file/open.c's rule
+ * (process_file): the .bin when it is at least as new, in whole seconds. */
+static int first_choice(const struct fc_img_input *t,
+			const struct fc_img_input *b)
+{
+	if (!b->present)
+		return t->present ? 0 : -1;
+	return !t->present || b->mtime_sec >= t->mtime_sec;
+}
+
+/* The digest of the file at path, if it is still the regular file of
+ * identity in (of the size recorded): 0, or -ESTALE / -errno. */
+static int sum_file(const char *path, const struct fc_img_input *in,
+		    uint64_t size, uint64_t sum[2])
+{
+	struct stat st;
+	int fd, r;
+
+	if (in->size != size)
+		return -ESTALE;
+	/* O_NONBLOCK: a fifo put there meanwhile does not block the open */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_dev != in->dev || (uint64_t)st.st_ino != in->ino ||
+	    (uint64_t)st.st_size != size) {
+		close(fd);
+		return -ESTALE;
+	}
+	r = fc_content_sum_fd(fd, sum);
+	close(fd);
+	return r;
+}
+
+int fc_image_inputs(const struct fc_img_hdr *hd, const uint32_t *roles,
+		    uint32_t nroles, const char *base, bool every,
+		    struct fc_img_input *now)
+{
+	const struct fc_img_input *was = hd->input;
+	size_t blen = strlen(base);
+	bool read[FC_IN_NROLES] = {false};
+	char path[PATH_MAX];
+	struct stat base_st;
+	int r = stat_inputs(hd, base, blen, now, &base_st);
+
+	if (r < 0)
+		return r;
+	for (int i = 0; i < FC_IN_NROLES; i++)
+		memcpy(now[i].sum, was[i].sum, sizeof(now[i].sum));
+	if (!r)
+		return 0;
+	/* The files an open reads: the substitutions, the first choice of
+	 * each pair (the other is read only if it fails, as it did for the
+	 * writer if the other is among roles[]: its bytes then fail again). */
+	read[FC_IN_SUBS] = read[FC_IN_SUBS_DIST] = true;
+	for (int t = FC_IN_BASE; t <= FC_IN_LOCAL; t += 2) {
+		int c = first_choice(&now[t], &now[t + 1]);
+
+		if (c != first_choice(&was[t], &was[t + 1]))
+			return -ESTALE;
+		if (c >= 0)
+			read[t + c] = true;
+	}
+	for (uint32_t i = 0; i < nroles; i++)
+		if (roles[i] < FC_IN_NROLES)
+			read[roles[i]] = true;
+	/* the cheap tests first: presence, sizes */
+	for (int i = 0; i < FC_IN_NROLES; i++)
+		if (now[i].present != was[i].present ||
+		    ((read[i] || every) && now[i].size != was[i].size))
+			return -ESTALE;
+	for (int i = 0; i < FC_IN_NROLES; i++) {
+		uint64_t sum[2];
+
+		if (!now[i].present || same_identity(&now[i], &was[i]) ||
+		    !(read[i] || every))
+			continue;
+		if (!role_path(path, base, blen, i))
+			return -ENAMETOOLONG;
+		r = sum_file(path, &now[i], was[i].size, sum);
+		if (r < 0)
+			return r;
+		if (memcmp(sum, was[i].sum, sizeof(sum)))
+			return -ESTALE;
+	}
+	return 1;
 }
 
 /* Section s of the image at m (len bytes), checked: it lies inside the
@@ -343,11 +453,26 @@ int fc_image_view(struct fc_data *d, const void *m, size_t len)
 	return r;
 }
 
+bool fc_image_header_ok(const struct fc_img_hdr *hd, size_t len)
+{
+	return len >= sizeof(*hd) &&
+	       !memcmp(hd->magic, FC_IMG_MAGIC, sizeof(hd->magic)) &&
+	       hd->version == FC_IMG_VERSION &&
+	       hd->semantics == FC_IMG_SEMANTICS && hd->order == FC_IMG_ORDER &&
+	       hd->word == FC_IMG_WORD && hd->sizes == FC_IMG_SIZES &&
+	       hd->size == (uint64_t)len &&
+	       (fc_image_test_trust ||
+		hd->check ==
+		    fc_img_check(hd, offsetof(struct fc_img_hdr, check)));
+}
+
 int fc_image_map(struct fc_data *d, const char *base, struct fc_img_hdr *hd)
 {
 	size_t blen = strlen(base), sl = strlen(FC_IMG_SUFFIX);
+	struct fc_img_input now[FC_IN_NROLES];
 	char path[PATH_MAX];
 	struct stat st, base_st;
+	int differ = 0;
 	void *m;
 	int fd, r;
 
@@ -364,17 +489,12 @@ int fc_image_map(struct fc_data *d, const char *base, struct fc_img_hdr *hd)
 		close(fd);
 		return -EINVAL;
 	}
-	if (memcmp(hd->magic, FC_IMG_MAGIC, sizeof(hd->magic)) ||
-	    hd->version != FC_IMG_VERSION ||
-	    hd->semantics != FC_IMG_SEMANTICS || hd->order != FC_IMG_ORDER ||
-	    hd->word != FC_IMG_WORD || hd->sizes != FC_IMG_SIZES ||
-	    hd->size != (uint64_t)st.st_size ||
+	if (!fc_image_test_trust)
+		differ = stat_inputs(hd, base, blen, now, &base_st);
+	if (!fc_image_header_ok(hd, st.st_size) || differ < 0 ||
+	    /* no more writable than the files it stands for */
 	    (!fc_image_test_trust &&
-	     (hd->check !=
-		  fc_img_check(hd, offsetof(struct fc_img_hdr, check)) ||
-	      !inputs_fresh(hd, base, blen, &base_st) ||
-	      /* no more writable than the files it stands for */
-	      st.st_uid != base_st.st_uid || (st.st_mode & 022)))) {
+	     (st.st_uid != base_st.st_uid || (st.st_mode & 022)))) {
 		close(fd);
 		return -ESTALE;
 	}
@@ -385,6 +505,14 @@ int fc_image_map(struct fc_data *d, const char *base, struct fc_img_hdr *hd)
 	d->img = m;
 	d->img_len = st.st_size;
 	r = attach(d, m, st.st_size, hd, true);
+	/* Identities that differ: the image is taken if the files an open
+	 * would read hold the bytes it was made of (a copy of them). */
+	if (r >= 0 && differ &&
+	    fc_image_inputs(hd,
+			    (const uint32_t *)((const uint8_t *)m +
+					       hd->sec[FC_SEC_FILES].off),
+			    hd->nfiles, base, false, now) < 0)
+		r = -ESTALE;
 	if (r >= 0)
 		r = fc_nstate_alloc(d);
 	if (r < 0)

@@ -23,13 +23,24 @@
  *    (they are called with each line);
  *  - the writer records, for each file such an open may read (the base
  *    file, .homedirs and .local, each as text and as .bin, .subs and
- *    .subs_dist), whether it
- *    exists and its device, inode, size, mtime and ctime; a reader that
- *    finds any of them otherwise ignores the image and reads the files.
- *    A file rewritten since gets a new ctime the writer's clock cannot
- *    have seen: the writer waits for the clock to pass the ctimes it
- *    records and reads the files again, comparing their digest with
- *    what it indexed, before it writes (fc_image_write.c);
+ *    .subs_dist), whether it exists, its device, inode, size, mtime and
+ *    ctime (its identity) and a digest of its bytes (content.c).  A
+ *    reader that finds every identity as recorded takes the image (the
+ *    fast path: a few stat calls).  A file rewritten since gets a new
+ *    ctime the writer's clock cannot have seen: the writer waits for the
+ *    clock to pass the ctimes it records and reads the files again,
+ *    comparing their digest with what it indexed, before it writes
+ *    (file/image_write.c);
+ *  - when identities differ (the files were copied: libsemanage
+ *    installs its own copies into /etc/selinux, an image builder copies
+ *    /etc/selinux), the reader takes the image only if its own open
+ *    would read the same files as the writer's did and they hold the
+ *    same bytes: every file present or missing as recorded, the same
+ *    choice between each text file and its .bin (the newer by whole
+ *    seconds, file/open.c: a copy gives new mtimes, which can flip it),
+ *    and the digest of each file that open would read (those the
+ *    writer read, and each first choice) as recorded; anything else
+ *    and the files are read (fc_image_inputs);
  *  - the semantics tag changes with the library's way of reading or
  *    matching specs (FC_IMG_SEMANTICS), so an image of another version
  *    is ignored;
@@ -59,7 +70,7 @@
 #include "index.h"
 
 #define FC_IMG_MAGIC "LSFCIDX"
-#define FC_IMG_VERSION 3
+#define FC_IMG_VERSION 4
 /* Bump with any change to how specs are read, analysed or matched (a
  * build-time choice of the release to behave as, should one come, goes
  * into it too: an image written by one build is then no other's). */
@@ -88,6 +99,7 @@ struct fc_img_input {
 	uint32_t pad;
 	uint64_t dev, ino, size;
 	int64_t mtime_sec, mtime_nsec, ctime_sec, ctime_nsec;
+	uint64_t sum[2]; /* fc_content_sum_fd() of its bytes (if present) */
 };
 
 enum fc_img_section {
@@ -184,7 +196,34 @@ static inline uint64_t fc_img_check(const void *p, size_t n)
 	return h;
 }
 
+/* content.c: the digest of a file's bytes (its properties: content.c),
+ * fed in pieces of any size. */
+struct fc_csum {
+	uint64_t acc[8];
+	uint64_t len;
+	uint32_t stripes, ntail;
+	unsigned char tail[64];
+};
+void fc_csum_init(struct fc_csum *c);
+void fc_csum_update(struct fc_csum *c, const void *p, size_t n);
+void fc_csum_final(struct fc_csum *c, uint64_t out[2]);
+/* The digest of what is left of fd: 0, or -errno. */
+int fc_content_sum_fd(int fd, uint64_t out[2]);
+
 /* image.c */
+/* How base's files stand to the inputs an image records (hd, roles[]:
+ * the roles its writer read): 0 when every identity is as recorded,
+ * 1 when they differ but an open would read the same bytes (above), and
+ * -ESTALE (or -errno) otherwise.  now[] receives the files' inputs: the
+ * identities found, with the digests recorded or computed.  With every,
+ * each present file whose identity differs is digested, read or not
+ * (the writer's restamp: file/image_write.c). */
+int fc_image_inputs(const struct fc_img_hdr *hd, const uint32_t *roles,
+		    uint32_t nroles, const char *base, bool every,
+		    struct fc_img_input *now);
+/* The header of an image in memory (len bytes) is ours and whole: magic,
+ * version, semantics, byte order, word size, sizes, length, checksum. */
+bool fc_image_header_ok(const struct fc_img_hdr *hd, size_t len);
 /* Map base's index image (base + FC_IMG_SUFFIX) into d, if there is
  * one, fresh and checking out (header, sections, the root): 0 with d's
  * specs and index in place and *hd its header; or -errno (-ENOENT: none,
