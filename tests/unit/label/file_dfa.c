@@ -290,6 +290,32 @@ START_TEST(test_fc_dfa_build_too_many_states)
 }
 END_TEST
 
+START_TEST(test_fc_dfa_build_limited_budget)
+{
+	/* 2^5 states: a budget of one op cannot pay for them, nor for
+	 * the start; a large one can, and is charged what it took. */
+	const char *re[] = {"(a|b)*a(a|b){4}"};
+	uint32_t spec[] = {0}, mode[] = {0};
+	uint64_t budget = 1;
+	bool in[1];
+	struct fc_dfa *a;
+
+	ck_assert_int_eq(
+	    fc_dfa_build_limited(re, spec, mode, 1, 100, &budget, in, &a),
+	    -ETIME);
+	ck_assert_ptr_null(a);
+	ck_assert_uint_eq(budget, 0);
+	budget = 1000000;
+	ck_assert_int_eq(
+	    fc_dfa_build_limited(re, spec, mode, 1, 100, &budget, in, &a), 0);
+	ck_assert_ptr_nonnull(a);
+	ck_assert(in[0]);
+	ck_assert_uint_lt(budget, 1000000);
+	ck_assert_uint_gt(budget, 0);
+	fc_dfa_free(a);
+}
+END_TEST
+
 START_TEST(test_fc_dfa_match_many_same)
 {
 	/* Walked side by side, each automaton accepts what it accepts
@@ -523,6 +549,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_fc_dfa_build_mixed);
 	tcase_add_test(tc, test_fc_dfa_build_too_many_states);
 	tcase_add_test(tc, test_fc_dfa_build_rows_fit);
+	tcase_add_test(tc, test_fc_dfa_build_limited_budget);
 	tcase_add_test(tc, test_fc_dfa_match_many_same);
 	suite_add_tcase(s, tc);
 
