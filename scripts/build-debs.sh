@@ -14,12 +14,10 @@
 #   selinuxfsd        the userspace security server (a package of our own)
 #
 # RELEASE (default bookworm; or BUILD_DEBS_RELEASE) is the Debian release
-# the packages replace libselinux in:
-#
-#   release   -Dcompat  version               replaces
-#   bookworm  3.4       3.10-0ours1           Debian 12's 3.4-1+b6
-#   trixie    3.8       3.10-0ours1+deb13     Debian 13's 3.8.1-1
-#   sid       3.11      3.11+ours3.10-0ours1  sid's 3.11-2.1+b1
+# the packages replace libselinux in, a line of packaging/releases (its
+# -Dcompat, version and library directory; today bookworm 3.4
+# 3.10-0ours1, trixie 3.8 3.10-0ours1+deb13, sid 3.11
+# 3.11+ours3.10-0ours1).
 #
 # Debian's package names; versions above the release's own so that apt
 # prefers ours.  bookworm's is debian/changelog's (DEB_VERSION=V adds a
@@ -67,14 +65,14 @@ CHANGELOG_VERSION=$(dpkg-parsechangelog -l "$TOP/debian/changelog" -S Version)
 if [ "${CHANGELOG_VERSION%-*}" != "$UPSTREAM" ] && [ -z "${DEB_VERSION:-}" ]; then
 	die "debian/changelog is at $CHANGELOG_VERSION, meson.build at $UPSTREAM: add a debian/changelog entry (or set DEB_VERSION)"
 fi
-VERSION=${DEB_VERSION:-$CHANGELOG_VERSION}
+# The release's line of packaging/releases: its version template (%V:
+# the changelog's version; the bare %V is the changelog's own entry).
+TEMPLATE=$(awk -v r="$RELEASE" '$1 == r { print $4 }' "$TOP/packaging/releases")
+[ -n "$TEMPLATE" ] ||
+	die "unknown release '$RELEASE' ($(awk '!/^#/ && NF { printf "%s ", $1 }' "$TOP/packaging/releases")in packaging/releases)"
+VERSION=${DEB_VERSION:-${TEMPLATE//%V/$CHANGELOG_VERSION}}
 DIST=
-case $RELEASE in
-bookworm) ;;
-trixie) VERSION=${DEB_VERSION:-$CHANGELOG_VERSION+deb13} DIST=trixie ;;
-sid) VERSION=${DEB_VERSION:-3.11+ours$CHANGELOG_VERSION} DIST=sid ;;
-*) die "unknown release '$RELEASE' (bookworm, trixie or sid)" ;;
-esac
+[ "$TEMPLATE" = %V ] || DIST=$RELEASE
 HOST_RELEASE=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 
 # ---------- debian/copyright's license is LICENSE's

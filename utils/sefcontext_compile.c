@@ -77,8 +77,8 @@
 #include <pcre2.h>
 #include <sepol/sepol.h>
 
-#include "core/compat.h"
 #include "label/file/file.h"
+#include "label/file/release.h"
 #include "label/internal.h"
 
 static const char *policy_file;
@@ -111,7 +111,7 @@ static void usage(const char *prog)
 		"-N       Do not write the index image.\n\t"
 		"fc_file  The text based file contexts file to be processed.\n",
 		prog,
-		compat_since(3, 8)
+		rel_bin_version() == 6
 		    ? "-F       Binary output format version: 5 (read by\n\t"
 		      "         libselinux 2.7 to 3.7) or 6 (the default,\n\t"
 		      "         big-endian, read by libselinux 3.8 and later).\n\t"
@@ -159,7 +159,7 @@ int main(int argc, char **argv)
 	char *def = NULL;
 	bool no_regex = false, index_only = false, no_index = false;
 	/* The format of the release the library replaces (-Dcompat). */
-	int version = compat_since(3, 8) ? 6 : 5;
+	int version = rel_bin_version();
 	char *end;
 	const char *what;
 	struct stat st;

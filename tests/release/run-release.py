@@ -37,7 +37,9 @@ BUILD = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2])
 RELEASES = os.environ.get('RELEASES', 'trixie sid').split()
 # the release each root's libselinux1 is, and so the build of ours for it
-COMPAT = {'trixie': '3.8', 'sid': '3.11'}
+COMPAT = {w[0]: w[1] for w in (l.split() for l in
+                               open(os.path.join(SRC, 'packaging', 'releases')))
+          if len(w) >= 2 and not w[0].startswith('#')}
 FIELDS = {'out': 'stdout', 'err': 'stderr', 'rc': 'status', 'file': 'file'}
 FCREL = 'etc/selinux/default/contexts/files/file_contexts'
 BIN_MAGIC = 0xf97cff8a

@@ -5,8 +5,9 @@
  * README "Which release a build replaces"): where Debian 12's 3.4, Debian
  * 13's 3.8.1 and upstream's 3.11 behave differently in a way a program
  * can observe (a message, a format written or accepted, a rule's
- * precedence, a digest), the code asks compat_since() and does what the
- * chosen release does.  The value is a constant of the build (compat.c,
+ * precedence, a digest), the chosen release's rule applies.  Each layer
+ * names its differences in one file, which alone asks compat_since():
+ * label/file/release.h, restore/release.h.  The value is a constant of the build (compat.c,
  * compiled once per build with -DSELINUX_COMPAT); there is no run-time
  * switch.
  */

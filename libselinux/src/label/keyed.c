@@ -47,30 +47,30 @@ struct type_name {
 };
 
 static const struct type_name x_types[] = {
-	{ "property", SELABEL_X_PROP },
-	{ "extension", SELABEL_X_EXT },
-	{ "client", SELABEL_X_CLIENT },
-	{ "event", SELABEL_X_EVENT },
-	{ "selection", SELABEL_X_SELN },
-	{ "poly_property", SELABEL_X_POLYPROP },
-	{ "poly_selection", SELABEL_X_POLYSELN },
-	{ NULL, 0 },
+    {"property", SELABEL_X_PROP},
+    {"extension", SELABEL_X_EXT},
+    {"client", SELABEL_X_CLIENT},
+    {"event", SELABEL_X_EVENT},
+    {"selection", SELABEL_X_SELN},
+    {"poly_property", SELABEL_X_POLYPROP},
+    {"poly_selection", SELABEL_X_POLYSELN},
+    {NULL, 0},
 };
 
 static const struct type_name db_types[] = {
-	{ "db_database", SELABEL_DB_DATABASE },
-	{ "db_schema", SELABEL_DB_SCHEMA },
-	{ "db_table", SELABEL_DB_TABLE },
-	{ "db_column", SELABEL_DB_COLUMN },
-	{ "db_sequence", SELABEL_DB_SEQUENCE },
-	{ "db_view", SELABEL_DB_VIEW },
-	{ "db_procedure", SELABEL_DB_PROCEDURE },
-	{ "db_blob", SELABEL_DB_BLOB },
-	{ "db_tuple", SELABEL_DB_TUPLE },
-	{ "db_language", SELABEL_DB_LANGUAGE },
-	{ "db_exception", SELABEL_DB_EXCEPTION },
-	{ "db_datatype", SELABEL_DB_DATATYPE },
-	{ NULL, 0 },
+    {"db_database", SELABEL_DB_DATABASE},
+    {"db_schema", SELABEL_DB_SCHEMA},
+    {"db_table", SELABEL_DB_TABLE},
+    {"db_column", SELABEL_DB_COLUMN},
+    {"db_sequence", SELABEL_DB_SEQUENCE},
+    {"db_view", SELABEL_DB_VIEW},
+    {"db_procedure", SELABEL_DB_PROCEDURE},
+    {"db_blob", SELABEL_DB_BLOB},
+    {"db_tuple", SELABEL_DB_TUPLE},
+    {"db_language", SELABEL_DB_LANGUAGE},
+    {"db_exception", SELABEL_DB_EXCEPTION},
+    {"db_datatype", SELABEL_DB_DATATYPE},
+    {NULL, 0},
 };
 
 static void keyed_close(struct selabel_handle *h)
@@ -127,8 +127,8 @@ static int keyed_lookup(struct selabel_handle *h, const char *key, int type,
 		struct keyed_spec *s = &k->v[i];
 		int r;
 
-		if (k->glob ? (s->type != type || fnmatch(s->key, key, 0)) :
-			      (strcmp(s->key, key) && strcmp(s->key, "*")))
+		if (k->glob ? (s->type != type || fnmatch(s->key, key, 0))
+			    : (strcmp(s->key, key) && strcmp(s->key, "*")))
 			continue;
 		if (h->validating && (r = keyed_validate(h, k, s)) < 0)
 			return r;
@@ -145,9 +145,9 @@ static void keyed_stats(struct selabel_handle *h _unused_)
 }
 
 static const struct lbl_ops keyed_ops = {
-	.lookup = keyed_lookup,
-	.stats = keyed_stats,
-	.close = keyed_close,
+    .lookup = keyed_lookup,
+    .stats = keyed_stats,
+    .close = keyed_close,
 };
 
 /* Up to max fields of the NUL-terminated line, split on isspace() in
@@ -180,8 +180,8 @@ static int type_of(const struct type_name *types, const char *name)
 	return -1;
 }
 
-static int add_spec(struct keyed *k, int type, const char *key,
-		    const char *ctx, unsigned int lineno)
+static int add_spec(struct keyed *k, int type, const char *key, const char *ctx,
+		    unsigned int lineno)
 {
 	struct keyed_spec *s;
 
@@ -222,9 +222,15 @@ struct line_note {
 	char *msg;    /* the warning, or NULL for a good line */
 };
 
-static void replay(const struct line_note *notes, size_t n)
+struct notes {
+	struct line_note *v;
+	size_t n, cap;
+};
+
+static void replay(const struct notes *ns)
 {
-	size_t counted = 0, good = 0;
+	const struct line_note *notes = ns->v;
+	size_t counted = 0, good = 0, n = ns->n;
 
 	for (size_t i = 0; i < n; i++) {
 		if (!notes[i].counted)
@@ -239,19 +245,131 @@ static void replay(const struct line_note *notes, size_t n)
 	}
 }
 
+/* A line's note (taking msg): 0 or -ENOMEM (msg freed). */
+static int note_add(struct notes *ns, bool counted, char *msg)
+{
+	if (ns->n == ns->cap) {
+		size_t nc = ns->cap ? 2 * ns->cap : 16;
+		struct line_note *nn = realloc(ns->v, nc * sizeof(*nn));
+
+		if (!nn) {
+			free(msg);
+			return -ENOMEM;
+		}
+		ns->v = nn;
+		ns->cap = nc;
+	}
+	ns->v[ns->n].counted = counted;
+	ns->v[ns->n++].msg = msg;
+	return 0;
+}
+
+static void notes_free(struct notes *ns)
+{
+	for (size_t i = 0; i < ns->n; i++)
+		free(ns->v[i].msg);
+	free(ns->v);
+}
+
+/*
+ * What is wrong with line lineno of path, split into nf fields f[] (a
+ * db file: not 3 of them; a media or x file: too few, or, with types, an
+ * unknown object type, then *type its number): 0 and *msg the warning,
+ * or NULL for a good line; or -ENOMEM.
+ */
+static int line_msg(const char *path, unsigned int lineno, char **f, size_t nf,
+		    const struct type_name *types, bool db, int *type,
+		    char **msg)
+{
+	size_t want = types ? 3 : 2;
+	int m = 0;
+
+	*msg = NULL;
+	*type = 0;
+	if (db && nf != 3)
+		m = asprintf(msg, "%s:  line %u has invalid format, skipped",
+			     path, lineno);
+	else if (nf < want)
+		m = asprintf(msg, "%s:  line %u is missing fields, skipping\n",
+			     path, lineno);
+	else if (types && (*type = type_of(types, f[0])) < 0)
+		m = asprintf(msg, "%s:  line %u has invalid object type %s\n",
+			     path, lineno, f[0]);
+	if (m < 0) {
+		*msg = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The specs of the file path read into buf (len bytes), into k: 0 or
+ * -errno; the warnings, as the reference says them (replay). */
+static int read_lines(struct keyed *k, const char *path, char *buf, size_t len,
+		      const struct type_name *types, bool db)
+{
+	struct notes notes = {0};
+	unsigned int lineno = 0;
+	char *p, *end;
+	int r = 0;
+
+	for (p = buf, end = buf + len; p < end && r >= 0;) {
+		char *nl = memchr(p, '\n', end - p), *line = p, *f[3];
+		size_t nf, want = types ? 3 : 2;
+		char *msg;
+		bool bad;
+		int type;
+
+		/* A NUL ends the line (Debian reads it as a C string). */
+		if (nl)
+			*nl = '\0';
+		p = nl ? nl + 1 : end;
+		lineno++;
+		while (ascii_isspace((unsigned char)*line))
+			line++;
+		if (!*line || *line == '#')
+			continue;
+		nf = split(line, f, 3);
+		r = line_msg(path, lineno, f, nf, types, db, &type, &msg);
+		if (r < 0)
+			break;
+		bad = msg != NULL;
+		if (db) {
+			/* One pass: each warning once, in order. */
+			if (msg)
+				core_log(SELINUX_WARNING, "%s", msg);
+			free(msg);
+		} else {
+			r = note_add(&notes, nf >= want, msg);
+			if (r < 0)
+				break;
+		}
+		if (bad)
+			continue;
+		/*
+		 * analyzer: false positive (clang CallAndMessage): here nf >=
+		 * want, so f[0] to f[want - 1] were set by split(); a short
+		 * line got msg from asprintf(), which clang does not model, and
+		 * was skipped above.
+		 */
+		r = types ? add_spec(k, type, f[1], f[2], lineno)
+			  : add_spec(k, 0, f[0], f[1], lineno);
+	}
+	if (r >= 0)
+		replay(&notes);
+	notes_free(&notes);
+	return r;
+}
+
 static int keyed_open(struct selabel_handle *h, const struct selinux_opt *opts,
 		      unsigned int n, const char *dflt,
 		      const struct type_name *types, bool db)
 {
 	const char *path = lbl_opt_value(opts, n, SELABEL_OPT_PATH);
 	_cleanup_free_ char *buf = NULL;
-	struct line_note *notes = NULL;
-	size_t nnotes = 0, cap = 0, len;
 	struct keyed *k;
 	struct stat st;
-	unsigned int lineno = 0;
-	char *p, *end;
-	int r = 0;
+	size_t len;
+	int r;
 
 	if (!path)
 		path = dflt;
@@ -272,79 +390,7 @@ static int keyed_open(struct selabel_handle *h, const struct selinux_opt *opts,
 		return r;
 	if (h->digest && (r = lbl_digest_add(h->digest, path, buf, len)) < 0)
 		return r;
-	for (p = buf, end = buf + len; p < end && r >= 0;) {
-		char *nl = memchr(p, '\n', end - p), *line = p, *f[3];
-		size_t nf, want = types ? 3 : 2;
-		char *msg = NULL;
-		int type = 0, m = 0;
-
-		/* A NUL ends the line (Debian reads it as a C string). */
-		if (nl)
-			*nl = '\0';
-		p = nl ? nl + 1 : end;
-		lineno++;
-		while (ascii_isspace((unsigned char)*line))
-			line++;
-		if (!*line || *line == '#')
-			continue;
-		nf = split(line, f, 3);
-		if (db && nf != 3)
-			m = asprintf(&msg, "%s:  line %u has invalid format, skipped",
-				     path, lineno);
-		else if (nf < want)
-			m = asprintf(&msg,
-				     "%s:  line %u is missing fields, skipping\n",
-				     path, lineno);
-		else if (types && (type = type_of(types, f[0])) < 0)
-			m = asprintf(&msg,
-				     "%s:  line %u has invalid object type %s\n",
-				     path, lineno, f[0]);
-		if (m < 0) {
-			r = -ENOMEM;
-			break;
-		}
-		if (db) {
-			/* One pass: each warning once, in order. */
-			if (msg)
-				core_log(SELINUX_WARNING, "%s", msg);
-		} else {
-			if (nnotes == cap) {
-				size_t nc = cap ? 2 * cap : 16;
-				struct line_note *nn =
-					realloc(notes, nc * sizeof(*nn));
-
-				if (!nn) {
-					free(msg);
-					r = -ENOMEM;
-					break;
-				}
-				notes = nn;
-				cap = nc;
-			}
-			notes[nnotes].counted = nf >= want;
-			notes[nnotes++].msg = msg;
-			if (msg)
-				continue;
-		}
-		if (msg) {
-			free(msg);
-			continue;
-		}
-		/*
-		 * analyzer: false positive (clang CallAndMessage): here nf >=
-		 * want, so f[0] to f[want - 1] were set by split(); a short
-		 * line got msg from asprintf(), which clang does not model, and
-		 * was skipped above.
-		 */
-		r = types ? add_spec(k, type, f[1], f[2], lineno) :
-			    add_spec(k, 0, f[0], f[1], lineno);
-	}
-	if (r >= 0)
-		replay(notes, nnotes);
-	for (size_t i = 0; i < nnotes; i++)
-		free(notes[i].msg);
-	free(notes);
-	return r;
+	return read_lines(k, path, buf, len, types, db);
 }
 
 int lbl_media_open(struct selabel_handle *h, const struct selinux_opt *opts,
@@ -357,13 +403,12 @@ int lbl_media_open(struct selabel_handle *h, const struct selinux_opt *opts,
 int lbl_x_open(struct selabel_handle *h, const struct selinux_opt *opts,
 	       unsigned int n)
 {
-	return keyed_open(h, opts, n, selinux_x_context_path(), x_types,
-			  false);
+	return keyed_open(h, opts, n, selinux_x_context_path(), x_types, false);
 }
 
 int lbl_db_open(struct selabel_handle *h, const struct selinux_opt *opts,
 		unsigned int n)
 {
-	return keyed_open(h, opts, n, selinux_sepgsql_context_path(),
-			  db_types, true);
+	return keyed_open(h, opts, n, selinux_sepgsql_context_path(), db_types,
+			  true);
 }

@@ -4,8 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../core/compat.h"
 #include "fc.h"
+#include "release.h"
 
 /*
  * Versions 2 to 5 (version 6 is another layout: fc_bin6.c).
@@ -139,36 +139,14 @@ static uint32_t u32_at(const uint8_t *p)
 	return v;
 }
 
-int fc_parse_bin(struct fc_load *l, int fd, const uint8_t *buf, size_t len)
+/*
+ * A version the build's release does not read: 0 if it does; otherwise
+ * the error, after the release's message.
+ */
+static int version_refused(const struct fc_load *l, uint32_t magic,
+			   uint32_t version)
 {
-	struct rd r = {.fd = fd, .cap = RD_BUF};
-	uint32_t magic, version, n, nstems, nspecs;
-	int e;
-
-	if (fd >= 0) {
-		r.buf = malloc(r.cap);
-		if (!r.buf)
-			return -ENOMEM;
-		r.p = r.end = r.buf;
-		r.left = len;
-	} else {
-		r.p = buf;
-		r.end = buf + len;
-	}
-	if ((e = rd_need(&r, 8)) < 0)
-		goto bad;
-	magic = u32_at(r.p);
-	version = u32_at(r.p + 4);
-	r.p += 8;
-	/* Version 6 is big-endian on every machine (fc_bin6.c). */
-	if (be32toh(magic) == FC_BIN_MAGIC &&
-	    be32toh(version) == FC_BIN6_VERSION) {
-		rd_done(&r);
-		return fc_parse_bin6(l, fd, buf, len);
-	}
-	if (magic != FC_BIN_MAGIC && be32toh(magic) != FC_BIN_MAGIC)
-		goto bad;
-	if (compat_since(3, 8) && magic == FC_BIN_MAGIC &&
+	if (rel_bin_version() == FC_BIN6_VERSION && magic == FC_BIN_MAGIC &&
 	    version < FC_BIN6_VERSION) {
 		/*
 		 * 3.8.1 and 3.11 read version 6 only: an older file (Debian
@@ -181,7 +159,6 @@ int fc_parse_bin(struct fc_load *l, int fd, const uint8_t *buf, size_t len)
 		core_log(SELINUX_INFO,
 			 "%s:  Old compiled fcontext format, skipping\n",
 			 l->path);
-		rd_done(&r);
 		return -EINVAL;
 	}
 	if (magic != FC_BIN_MAGIC || version < 2 || version > FC_BIN_VERSION) {
@@ -197,113 +174,161 @@ int fc_parse_bin(struct fc_load *l, int fd, const uint8_t *buf, size_t len)
 			 "%s: compiled file contexts version %u is not "
 			 "supported (versions 2 to 6 are), ignored\n",
 			 l->path, version);
-		rd_done(&r);
 		return -FC_EVERSION;
 	}
-	/* PCRE2 version and arch strings: informational for us. */
-	if ((e = rd_u32(&r, &n)) < 0 || (e = rd_skip(&r, n)) < 0)
-		goto bad;
+	return 0;
+}
+
+/* After the magic and version: the PCRE2 version and arch strings
+ * (informational for us) and the stems (checked, skipped): 0 and
+ * *nstems, or -errno (the file is invalid, or a read failed). */
+static int read_head(struct rd *r, uint32_t version, uint32_t *nstems)
+{
+	uint32_t n;
+	int e;
+
+	if ((e = rd_u32(r, &n)) < 0 || (e = rd_skip(r, n)) < 0)
+		return e;
 	if (version >= 5 &&
-	    ((e = rd_u32(&r, &n)) < 0 || (e = rd_skip(&r, n)) < 0))
-		goto bad;
-	if ((e = rd_u32(&r, &nstems)) < 0)
-		goto bad;
-	for (uint32_t i = 0; i < nstems; i++) {
-		if ((e = rd_u32(&r, &n)) < 0)
-			goto bad;
-		if (n == UINT32_MAX || (e = rd_need(&r, (size_t)n + 1)) < 0 ||
-		    r.p[n]) {
-			e = e < 0 ? e : -EINVAL;
-			goto bad;
-		}
-		r.p += (size_t)n + 1;
+	    ((e = rd_u32(r, &n)) < 0 || (e = rd_skip(r, n)) < 0))
+		return e;
+	if ((e = rd_u32(r, nstems)) < 0)
+		return e;
+	for (uint32_t i = 0; i < *nstems; i++) {
+		if ((e = rd_u32(r, &n)) < 0)
+			return e;
+		if (n == UINT32_MAX || (e = rd_need(r, (size_t)n + 1)) < 0 ||
+		    r->p[n])
+			return e < 0 ? e : -EINVAL;
+		r->p += (size_t)n + 1;
 	}
-	if ((e = rd_u32(&r, &nspecs)) < 0)
-		goto bad;
+	return 0;
+}
+
+/*
+ * Spec i (from 0): ctx len, ctx, regex len, regex, mode, stem, meta[,
+ * prefix], regex blob len, blob - read as one piece (the buffer may
+ * move at each rd_need, so pointers are taken at the end), the blob
+ * skipped.  fc_add_spec's answer (FC_STOP too), or, with *bad set, the
+ * error of an invalid file or a failed read.
+ */
+static int read_spec(struct fc_load *l, struct rd *r, uint32_t version,
+		     uint32_t nstems, uint32_t i, bool *bad)
+{
+	const char *ctx, *regex;
+	size_t clen, rlen, off, hdr;
+	uint32_t mode, stem, blob;
+	int e;
+
+	*bad = true;
+	if ((e = rd_need(r, 4)) < 0)
+		return e;
+	clen = u32_at(r->p);
+	if (!clen || (e = rd_need(r, 8 + clen)) < 0 || r->p[4 + clen - 1])
+		return e < 0 ? e : -EINVAL;
+	off = 8 + clen;
+	rlen = u32_at(r->p + 4 + clen);
+	hdr = off + rlen + 12 + (version >= 4 ? 4 : 0) + 4;
+	if (!rlen || (e = rd_need(r, hdr)) < 0 || r->p[off + rlen - 1])
+		return e < 0 ? e : -EINVAL;
+	ctx = (const char *)r->p + 4;
+	regex = (const char *)r->p + off;
+	off += rlen;
+	mode = u32_at(r->p + off);
+	stem = u32_at(r->p + off + 4);
+	/* meta and prefix_len: we compute our own. */
+	blob = u32_at(r->p + hdr - 4);
+	/* The regex blob must fit before the spec counts. */
+	if ((int32_t)stem < -1 || ((int32_t)stem >= 0 && stem >= nstems) ||
+	    blob > rd_remaining(r) - hdr)
+		return -EINVAL;
+	clen = strlen(ctx);
+	rlen = strlen(regex);
+	/* A spec's line number in a .bin is its position.  The strings are
+	 * copied before the buffer moves on. */
+	e = fc_add_spec(l, regex, rlen, mode, ctx, clen, i + 1);
+	r->p += hdr;
+	if (e < 0 || e == FC_STOP) {
+		*bad = false;
+		return e;
+	}
+	return rd_skip(r, blob);
+}
+
+/* The specs of a version 2 to 5 file after its magic and version: 0 or
+ * -errno; *bad: the file is invalid (or a read failed). */
+static int read_v5(struct fc_load *l, struct rd *r, uint32_t version, bool *bad)
+{
+	uint32_t nstems, nspecs;
+	int e;
+
+	*bad = true;
+	if ((e = read_head(r, version, &nstems)) < 0 ||
+	    (e = rd_u32(r, &nspecs)) < 0)
+		return e;
 	/* Debian 12's library treats a compiled file without specs as one
 	 * that failed to load: the text file is used instead, and without
 	 * one the open fails with ENOENT (no message). */
 	if (!nspecs) {
-		rd_done(&r);
+		*bad = false;
 		return -ENOENT;
 	}
 	/* Each spec takes at least 26 bytes: refuse absurd counts early. */
-	if (nspecs > rd_remaining(&r) / 26) {
-		e = -EINVAL;
-		goto bad;
-	}
+	if (nspecs > rd_remaining(r) / 26)
+		return -EINVAL;
 	/* Strings: refpolicy needs ~40 bytes a spec (contexts shared). */
 	if (fc_prepare(l->d, nspecs, (size_t)nspecs * 40) < 0) {
-		rd_done(&r);
+		*bad = false;
 		return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < nspecs; i++) {
-		const char *ctx, *regex;
-		size_t clen, rlen, off, hdr;
-		uint32_t mode, stem, blob;
-
-		/*
-		 * ctx len, ctx, regex len, regex, mode, stem, meta[, prefix],
-		 * regex blob len: read as one piece (the buffer may move at
-		 * each rd_need, so pointers are taken at the end).
-		 */
-		if ((e = rd_need(&r, 4)) < 0)
-			goto bad;
-		clen = u32_at(r.p);
-		if (!clen || (e = rd_need(&r, 8 + clen)) < 0 ||
-		    r.p[4 + clen - 1]) {
-			e = e < 0 ? e : -EINVAL;
-			goto bad;
-		}
-		off = 8 + clen;
-		rlen = u32_at(r.p + 4 + clen);
-		hdr = off + rlen + 12 + (version >= 4 ? 4 : 0) + 4;
-		if (!rlen || (e = rd_need(&r, hdr)) < 0 ||
-		    r.p[off + rlen - 1]) {
-			e = e < 0 ? e : -EINVAL;
-			goto bad;
-		}
-		ctx = (const char *)r.p + 4;
-		regex = (const char *)r.p + off;
-		off += rlen;
-		mode = u32_at(r.p + off);
-		stem = u32_at(r.p + off + 4);
-		/* meta and prefix_len: we compute our own. */
-		blob = u32_at(r.p + hdr - 4);
-		/* The regex blob must fit before the spec counts. */
-		if ((int32_t)stem < -1 ||
-		    ((int32_t)stem >= 0 && stem >= nstems) ||
-		    blob > rd_remaining(&r) - hdr) {
-			e = -EINVAL;
-			goto bad;
-		}
-		clen = strlen(ctx);
-		rlen = strlen(regex);
-		/* A spec's line number in a .bin is its position.  The
-		 * strings are copied before the buffer moves on. */
-		e = fc_add_spec(l, regex, rlen, mode, ctx, clen, i + 1);
-		r.p += hdr;
-		if (e < 0) {
-			rd_done(&r);
-			return e;
-		}
-		if (e == FC_STOP) {
-			rd_done(&r);
+		e = read_spec(l, r, version, nstems, i, bad);
+		if (e == FC_STOP)
 			return 0;
+		if (e < 0)
+			return e;
+	}
+	*bad = true;
+	return rd_remaining(r) ? -EINVAL : 0;
+}
+
+int fc_parse_bin(struct fc_load *l, int fd, const uint8_t *buf, size_t len)
+{
+	struct rd r = {.fd = fd, .cap = RD_BUF};
+	uint32_t magic, version;
+	bool bad = true;
+	int e;
+
+	if (fd >= 0) {
+		r.buf = malloc(r.cap);
+		if (!r.buf)
+			return -ENOMEM;
+		r.p = r.end = r.buf;
+		r.left = len;
+	} else {
+		r.p = buf;
+		r.end = buf + len;
+	}
+	if ((e = rd_need(&r, 8)) >= 0) {
+		magic = u32_at(r.p);
+		version = u32_at(r.p + 4);
+		r.p += 8;
+		/* Version 6 is big-endian on every machine (bin6.c). */
+		if (be32toh(magic) == FC_BIN_MAGIC &&
+		    be32toh(version) == FC_BIN6_VERSION) {
+			rd_done(&r);
+			return fc_parse_bin6(l, fd, buf, len);
 		}
-		if ((e = rd_skip(&r, blob)) < 0)
-			goto bad;
-	}
-	if (rd_remaining(&r)) {
-		e = -EINVAL;
-		goto bad;
+		if (magic != FC_BIN_MAGIC && be32toh(magic) != FC_BIN_MAGIC)
+			e = -EINVAL;
+		else if ((e = version_refused(l, magic, version)) < 0)
+			bad = false;
+		else
+			e = read_v5(l, &r, version, &bad);
 	}
 	rd_done(&r);
-	return 0;
-bad:
-	rd_done(&r);
-	if (e == -ENOMEM)
-		return e;
+	if (e >= 0 || !bad || e == -ENOMEM)
+		return e < 0 ? e : 0;
 	core_log(SELINUX_ERROR, "%s: invalid compiled file contexts\n",
 		 l->path);
 	return -EINVAL;

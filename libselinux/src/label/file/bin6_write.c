@@ -3,9 +3,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../core/compat.h"
 #include "fc.h"
 #include "file.h"
+#include "release.h"
 
 /*
  * The layout is described in fc_bin6.c.  We build the tree 3.8 builds
@@ -159,9 +159,9 @@ static int cmp_lit(const void *a, const void *b, void *u)
 
 	if (c)
 		return c;
-	if (w->order >= 311)
+	if (w->order >= REL_311)
 		return (i > j) - (i < j);
-	if (w->order >= 308) {
+	if (w->order >= REL_38) {
 		ki = kind_of(w->spec[i].mode);
 		kj = kind_of(w->spec[j].mode);
 		if (ki != kj)
@@ -431,7 +431,7 @@ int fc_write_bin6(struct fc_data *d, int fd, bool no_regex)
 	_cleanup_free_ struct fc_spec *spec = NULL;
 	struct wr6 w = {.nspec = d->nspec,
 			.no_regex = no_regex,
-			.order = test_order ? test_order : core_compat};
+			.order = test_order ? test_order : rel_literals()};
 	struct wnode root = {0};
 	uint32_t size = 16;
 	int e = -ENOMEM;

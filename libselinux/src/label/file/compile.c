@@ -1,4 +1,4 @@
-/* label/fc_compile.c: text file_contexts to file_contexts.bin, for
+/* label/file/compile.c: text file_contexts to file_contexts.bin, for
  * sefcontext_compile (which links the static archive for it). */
 #include <fcntl.h>
 #include <string.h>
@@ -8,52 +8,33 @@
 #include "fc.h"
 #include "file.h"
 
-int lbl_fc_compile(const char *in, const char *out, int version, bool no_regex,
-		   int (*validate)(const char *ctx), int *stage,
-		   const char **what)
+/* The specs of the text file in, read into d (h's), in the reference's
+ * order (regex specs first, each group as read), each context passed
+ * through validate (unless NULL): 0 or -errno. */
+static int read_specs(struct selabel_handle *h, struct fc_data *d,
+		      const char *in, int (*validate)(const char *ctx))
 {
-	struct selabel_handle h = {.backend = SELABEL_CTX_FILE};
-	struct fc_data *d = calloc(1, sizeof(*d));
-	_cleanup_free_ char *tmp = NULL, *buf = NULL;
-	_cleanup_close_ int fd = -1;
-	struct stat st;
-	size_t len;
-	int r;
-
-	*stage = LBL_FC_READ;
-	*what = NULL;
-	if (!d)
-		return -ENOMEM;
-	if (version != 5 && version != FC_BIN6_VERSION) {
-		free(d);
-		return -EINVAL;
-	}
-	pthread_mutex_init(&d->lock, NULL);
-	d->jit = -1;
-	h.data = d;
-	r = lbl_read_file(in, &buf, &len, &st);
-	if (r < 0)
-		goto out;
-	d->files = calloc(1, sizeof(*d->files));
-	if (!d->files || !(d->files[0] = strdup(in))) {
-		r = -ENOMEM;
-		goto out;
-	}
-	d->nfiles = 1;
+	_cleanup_free_ char *buf = NULL;
 	struct fc_load l = {
-	    .h = &h, .d = d, .path = in, .file = 0, .check_regex = true};
+	    .h = h, .d = d, .path = in, .file = 0, .check_regex = true};
+	struct fc_spec *v;
+	struct stat st;
+	uint32_t o = 0;
+	size_t len;
+	int r = lbl_read_file(in, &buf, &len, &st);
 
+	if (r < 0)
+		return r;
+	d->files = calloc(1, sizeof(*d->files));
+	if (!d->files || !(d->files[0] = strdup(in)))
+		return -ENOMEM;
+	d->nfiles = 1;
 	r = fc_parse_text(&l, buf, len);
 	if (r < 0)
-		goto out;
-	/* The reference's order: regex specs first, each group as read. */
-	struct fc_spec *v = malloc((d->nspec + 1) * sizeof(*v));
-	uint32_t o = 0;
-
-	if (!v) {
-		r = -ENOMEM;
-		goto out;
-	}
+		return r;
+	v = malloc((d->nspec + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
 	/*
 	 * analyzer: false positive (clang CallAndMessage): meta is 0 or 1
 	 * (fc_spec.c, fc_text.c), so the two passes copy every one of the nspec
@@ -74,23 +55,31 @@ int lbl_fc_compile(const char *in, const char *out, int version, bool no_regex,
 			core_log(SELINUX_ERROR,
 				 "%s: line %u has invalid context %s\n", in,
 				 s->lineno, s->ctx);
-			r = -EINVAL;
-			goto out;
+			return -EINVAL;
 		}
 	}
-	*stage = LBL_FC_WRITE;
+	return 0;
+}
+
+/* d's specs written as the .bin out of the given version, through a
+ * temporary file renamed into place: 0 or -errno, *what naming the
+ * call that failed. */
+static int write_bin(struct fc_data *d, const char *out, int version,
+		     bool no_regex, const char **what)
+{
+	_cleanup_free_ char *tmp = NULL;
+	_cleanup_close_ int fd = -1;
+	int r;
+
 	/* The reference's temporary name: out + six random characters. */
 	if (asprintf(&tmp, "%sXXXXXX", out) < 0) {
 		tmp = NULL;
-		r = -ENOMEM;
-		goto out;
+		return -ENOMEM;
 	}
 	*what = "mkstemp";
 	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		goto out;
-	}
+	if (fd < 0)
+		return -errno;
 	*what = "write";
 	r = version == FC_BIN6_VERSION ? fc_write_bin6(d, fd, no_regex)
 				       : fc_write_bin(d, fd, no_regex);
@@ -104,7 +93,32 @@ int lbl_fc_compile(const char *in, const char *out, int version, bool no_regex,
 	}
 	if (r < 0)
 		unlink(tmp);
-out:
+	return r;
+}
+
+int lbl_fc_compile(const char *in, const char *out, int version, bool no_regex,
+		   int (*validate)(const char *ctx), int *stage,
+		   const char **what)
+{
+	struct selabel_handle h = {.backend = SELABEL_CTX_FILE};
+	struct fc_data *d;
+	int r;
+
+	*stage = LBL_FC_READ;
+	*what = NULL;
+	if (version != 5 && version != FC_BIN6_VERSION)
+		return -EINVAL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	pthread_mutex_init(&d->lock, NULL);
+	d->jit = -1;
+	h.data = d;
+	r = read_specs(&h, d, in, validate);
+	if (r >= 0) {
+		*stage = LBL_FC_WRITE;
+		r = write_bin(d, out, version, no_regex, what);
+	}
 	fc_data_free(d);
 	return r;
 }

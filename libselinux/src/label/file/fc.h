@@ -118,7 +118,7 @@ struct fc_data *fc_cur(const struct selabel_handle *h);
 struct fc_data *fc_retry(struct selabel_handle *h, struct fc_data *d);
 
 /* fc_partial6.c: selabel_hash_all_partial_matches as libselinux 3.8.1
- * and 3.11 compute it (the build's release, compat_since(3, 8)), for the
+ * and 3.11 compute it (the build's release, release.h), for the
  * normalised key: 1 and digest, 0 (no digest) or -errno (-EINVAL: a
  * regex PCRE2 rejects, or an index image that does not check out). */
 int fc_hash_partial6(struct fc_data *d, const char *key,

@@ -6,8 +6,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include "../../core/compat.h"
 #include "fc.h"
+#include "release.h"
 #include "../index/image.h"
 #include "tree.h"
 
@@ -201,7 +201,7 @@ static int cmp_rank(const void *a, const void *b)
 	const struct lit_rank *x = a, *y = b;
 	uint32_t kx, ky;
 
-	if (compat_since(3, 11)) {
+	if (rel_literals() == REL_311) {
 		/* 3.11: the later file wins; within a file, the first. */
 		kx = x->sp.file;
 		ky = y->sp.file;
@@ -240,7 +240,7 @@ static int rank_literals(const struct fc_data *d, struct fc_spec *lit,
 	_cleanup_free_ uint32_t *ix = NULL;
 	_cleanup_free_ struct lit_rank *g = NULL;
 
-	if (!compat_since(3, 8) || n < 2)
+	if (rel_literals() == REL_34 || n < 2)
 		return 0;
 	ix = malloc(n * sizeof(*ix));
 	g = malloc(n * sizeof(*g));
@@ -507,7 +507,7 @@ static int open_data(struct selabel_handle *h, struct fc_data *d,
 	/* (3.8 and later: once sorted, below) */
 	uint32_t nbase = d->nfiles;
 
-	if (h->validating && !compat_since(3, 8) &&
+	if (h->validating && !rel_tree() &&
 	    (r = check_dups(d, d->nspec, first)) < 0)
 		return r;
 	if (!baseonly) {
@@ -527,7 +527,7 @@ static int open_data(struct selabel_handle *h, struct fc_data *d,
 	/* Later files are not interned against: the table goes. */
 	fc_intern_free(d);
 	r = sort_specs(d);
-	if (r >= 0 && h->validating && compat_since(3, 8))
+	if (r >= 0 && h->validating && rel_tree())
 		r = fc_tree_check_dups(d, nbase, first);
 	return r;
 }

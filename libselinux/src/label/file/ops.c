@@ -1,8 +1,8 @@
 /* label/fc_lookup.c: the file backend's lookup operations. */
 #include <string.h>
 
-#include "../../core/compat.h"
 #include "fc.h"
+#include "release.h"
 #include "tree.h"
 
 /* Is there a "//" in key?  (memmem's setup costs more than this on a
@@ -331,7 +331,7 @@ static int fc_hash_all_partial(struct selabel_handle *h, const char *key,
 	r = fc_key(d, key, buf, sizeof(buf), &k, &klen, NULL);
 	if (r < 0)
 		return r;
-	if (compat_since(3, 8)) {
+	if (rel_partial_digest() >= REL_38) {
 		/* another walk, another hash (fc_partial6.c) */
 		r = fc_hash_partial6(d, k, digest);
 		if (r == -EINVAL && (d2 = fc_retry(h, d)))
@@ -362,8 +362,8 @@ static void fc_stats(struct selabel_handle *h)
 	if (fc_image_check_all(d) < 0 && !(d = fc_retry(h, d)))
 		return;
 	used = __atomic_load_n(&d->used, __ATOMIC_ACQUIRE);
-	/* 3.8 and later: in their tree's order, in words (fc_tree.c). */
-	if (compat_since(3, 8)) {
+	/* 3.8 and later: in their tree's order, in words (tree.c). */
+	if (rel_tree()) {
 		fc_tree_stats(d, used);
 		return;
 	}
@@ -401,8 +401,8 @@ static enum selabel_cmp_result fc_cmp(const struct selabel_handle *a,
 	if (fc_image_check_all(d2) < 0 &&
 	    !(d2 = fc_retry((struct selabel_handle *)b, d2)))
 		return SELABEL_INCOMPARABLE;
-	/* 3.8 and later compare their trees (fc_tree.c). */
-	if (compat_since(3, 8))
+	/* 3.8 and later compare their trees (tree.c). */
+	if (rel_tree())
 		return fc_tree_cmp(d1, d2);
 
 	while (i < d1->nspec && j < d2->nspec) {

@@ -1,10 +1,10 @@
-/* label/fc_partial6.c: the digest of the specs partially matching a
+/* label/file/partial6.c: the digest of the specs partially matching a
  * directory (selabel_hash_all_partial_matches, security.sehash), as
  * libselinux 3.8.1 and 3.11 compute it. */
 #include <string.h>
 
-#include "../../core/compat.h"
 #include "fc.h"
+#include "release.h"
 
 /*
  * Established by experiment only: each release's
@@ -136,7 +136,7 @@ static int cmp_lits(const struct p6set *s, const struct p6 *a,
 
 	if (c)
 		return c;
-	if (s->rel < 311 && a->kind != b->kind)
+	if (s->rel < REL_311 && a->kind != b->kind)
 		return a->kind > b->kind ? -1 : 1;
 	if (a->pos != b->pos) {
 		if (a->bin)
@@ -210,32 +210,23 @@ static int part_of(const struct p6 *e, const char *const *kc, uint8_t kn,
 			return -1;
 	if (e->depth <= kn)
 		return 1;
-	if (rel < 311 || !last || strncmp(e->comp[kn], last, lastlen))
+	if (rel < REL_311 || !last || strncmp(e->comp[kn], last, lastlen))
 		return -1;
 	return 0;
 }
 
-int fc_hash_partial6(struct fc_data *d, const char *key,
-		     uint8_t digest[LBL_SHA1_LEN])
+/* key's components followed by a '/' (at most 3) as strings in buf
+ * (room for strlen(key) + 1 bytes), into kc[*kn]; its last component
+ * (after the last '/', if none follows it) in *last, *lastlen, or NULL. */
+static void key_parts(const char *key, char *buf, const char **kc, uint8_t *kn,
+		      const char **last, size_t *lastlen)
 {
-	struct p6set s = {.rel = core_compat};
-	const char *kc[FC_BIN6_DEPTH], *last = NULL, *p = key;
-	char kbuf[3 * 256], *ko = kbuf;
-	_cleanup_free_ char *kheap = NULL;
-	size_t klen = strlen(key), lastlen = 0;
-	uint8_t kn = 0;
-	pcre2_match_data *md;
-	struct lbl_sha1 sha;
-	int r = 0;
+	const char *p = key;
 
-	/* key's components followed by a '/' (at most 3), and the last */
-	if (klen + 1 > sizeof(kbuf)) {
-		kheap = malloc(klen + 1);
-		if (!kheap)
-			return -ENOMEM;
-		ko = kheap;
-	}
-	while (kn < FC_BIN6_DEPTH && *p == '/') {
+	*kn = 0;
+	*last = NULL;
+	*lastlen = 0;
+	while (*kn < FC_BIN6_DEPTH && *p == '/') {
 		const char *q = strchr(p + 1, '/');
 		size_t len;
 
@@ -243,29 +234,38 @@ int fc_hash_partial6(struct fc_data *d, const char *key,
 			break;
 		len = q - p - 1;
 		if (len) {
-			memcpy(ko, p + 1, len);
-			ko[len] = '\0';
-			kc[kn++] = ko;
-			ko += len + 1;
+			memcpy(buf, p + 1, len);
+			buf[len] = '\0';
+			kc[(*kn)++] = buf;
+			buf += len + 1;
 		}
 		p = q;
 	}
 	if (*p == '/' && !strchr(p + 1, '/')) {
-		last = p + 1;
-		lastlen = strlen(last);
+		*last = p + 1;
+		*lastlen = strlen(*last);
 	}
-	if (fc_image_check_all(d) < 0)
-		return -EINVAL;
-	md = pcre2_match_data_create(1, NULL);
-	s.v = calloc(d->nspec ? d->nspec : 1, sizeof(*s.v));
-	if (!md || !s.v) {
+}
+
+/* The specs of d that match key partially and lie in the release's part
+ * of the tree for it, into s: 0 or -errno (-EINVAL: a regex PCRE2
+ * rejects or fails to match). */
+static int collect(struct fc_data *d, const char *key, struct p6set *s,
+		   const char *const *kc, uint8_t kn, const char *last,
+		   size_t lastlen)
+{
+	size_t klen = strlen(key);
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	int r = 0;
+
+	s->v = calloc(d->nspec ? d->nspec : 1, sizeof(*s->v));
+	if (!md || !s->v) {
 		pcre2_match_data_free(md);
-		free(s.v);
 		return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < d->nspec; i++) {
 		pcre2_code *re = fc_spec_re(d, i);
-		struct p6 *e = &s.v[s.n];
+		struct p6 *e = &s->v[s->n];
 		int rc, part;
 
 		if (!re) {
@@ -282,7 +282,7 @@ int fc_hash_partial6(struct fc_data *d, const char *key,
 		}
 		if ((r = analyse(d, i, e)) < 0)
 			break;
-		part = part_of(e, kc, kn, last, lastlen, s.rel);
+		part = part_of(e, kc, kn, last, lastlen, s->rel);
 		if (part < 0) {
 			p6_free(e);
 			continue;
@@ -292,36 +292,67 @@ int fc_hash_partial6(struct fc_data *d, const char *key,
 		e->part = part;
 		e->bin = from_bin(d, i);
 		e->pos = (uint64_t)fc_sfile(d, i) << 32 | fc_lineno(d, i);
-		s.n++;
+		s->n++;
 	}
 	pcre2_match_data_free(md);
+	return r;
+}
+
+/* The digest of s's specs in the release's order: 1 and digest, or 0
+ * (none, or 3.8.1 meeting a "<<none>>"). */
+static int digest_of(struct fc_data *d, struct p6set *s,
+		     uint8_t digest[LBL_SHA1_LEN])
+{
+	struct lbl_sha1 sha;
+	int n = 0;
+
+	qsort_r(s->v, s->n, sizeof(*s->v), cmp, s);
+	lbl_sha1_init(&sha);
+	for (uint32_t k = 0; k < s->n; k++) {
+		uint32_t i = s->v[k].i;
+		const char *ctx = fc_ctx(d, i);
+
+		if (!strcmp(ctx, "<<none>>")) {
+			if (s->rel < REL_311)
+				return 0;
+			continue;
+		}
+		lbl_sha1_update(&sha, fc_regex(d, i), fc_rlen(d, i) + 1);
+		lbl_sha1_update(&sha, &s->v[k].kind, 1);
+		lbl_sha1_update(&sha, ctx, strlen(ctx) + 1);
+		n++;
+	}
+	if (!n)
+		return 0;
+	lbl_sha1_final(&sha, digest);
+	return 1;
+}
+
+int fc_hash_partial6(struct fc_data *d, const char *key,
+		     uint8_t digest[LBL_SHA1_LEN])
+{
+	struct p6set s = {.rel = rel_partial_digest()};
+	const char *kc[FC_BIN6_DEPTH], *last;
+	char kbuf[3 * 256], *ko = kbuf;
+	_cleanup_free_ char *kheap = NULL;
+	size_t klen = strlen(key), lastlen;
+	uint8_t kn;
+	int r;
+
+	if (klen + 1 > sizeof(kbuf)) {
+		kheap = malloc(klen + 1);
+		if (!kheap)
+			return -ENOMEM;
+		ko = kheap;
+	}
+	key_parts(key, ko, kc, &kn, &last, &lastlen);
+	if (fc_image_check_all(d) < 0)
+		return -EINVAL;
+	r = collect(d, key, &s, kc, kn, last, lastlen);
 	if (r == 0 && s.n) {
 		s.kn = kn;
-		qsort_r(s.v, s.n, sizeof(*s.v), cmp, &s);
-		lbl_sha1_init(&sha);
-		for (uint32_t k = 0; k < s.n; k++) {
-			uint32_t i = s.v[k].i;
-			const char *ctx = fc_ctx(d, i);
-
-			if (!strcmp(ctx, "<<none>>")) {
-				if (s.rel < 311) {
-					r = 0;
-					goto out;
-				}
-				continue;
-			}
-			lbl_sha1_update(&sha, fc_regex(d, i),
-					fc_rlen(d, i) + 1);
-			lbl_sha1_update(&sha, &s.v[k].kind, 1);
-			lbl_sha1_update(&sha, ctx, strlen(ctx) + 1);
-			r++;
-		}
-		if (r > 0) {
-			lbl_sha1_final(&sha, digest);
-			r = 1;
-		}
+		r = digest_of(d, &s, digest);
 	}
-out:
 	for (uint32_t k = 0; k < s.n; k++)
 		p6_free(&s.v[k]);
 	free(s.v);

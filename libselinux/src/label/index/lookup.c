@@ -408,76 +408,73 @@ static uint32_t trie_child(const struct fc_trie *t, uint32_t k, uint8_t c)
 	return NONE;
 }
 
+/* The nodes on a key's path that hold specs, each as (its top spec << 32
+ * | the node), DONE once asked: on the stack up to MAX_CHAIN of them
+ * (deeper than any real policy's paths), else on the heap. */
 #define MAX_CHAIN 64
 #define DONE UINT64_MAX
+struct chain {
+	uint64_t *v, stack[MAX_CHAIN];
+	uint32_t n, cap;
+};
 
-int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
-		    uint32_t mode)
+static int chain_add(struct chain *c, const struct fc_trie *tr, uint32_t k)
 {
-	const struct fc_trie *tr = &d->trie;
-	/* the nodes on the key's path with specs: each (its top spec << 32
-	 * | the node), DONE once asked */
-	uint64_t stack[MAX_CHAIN], *chain = stack;
-	_cleanup_free_ uint64_t *heap = NULL;
-	uint32_t n;
-	uint32_t best = NONE, nchain = 0, p = 0, cap = MAX_CHAIN;
-	/* the highest spec whose regex PCRE2 rejects or cannot match, met
-	 * on the way: the reference's lookup fails there if no higher spec
-	 * matches (each_one) */
-	uint32_t err = NONE;
-	bool bad = false;
-	int r;
+	if (c->n == c->cap) {
+		uint64_t *g = malloc(2 * (size_t)c->cap * sizeof(*g));
 
-	if (!d->nspec)
-		return -ENOENT;
-	r = fc_index_ensure(d);
-	if (r < 0)
-		return r;
-	/* Exact strings; "$" also matches before a final newline. */
-	best = fixed_lookup(d, key, keylen, mode, &bad);
+		if (!g)
+			return -ENOMEM;
+		memcpy(g, c->v, c->n * sizeof(*g));
+		if (c->v != c->stack)
+			free(c->v);
+		c->v = g;
+		c->cap *= 2;
+	}
+	c->v[c->n++] = (uint64_t)tr->specs[tr->node[k].specs] << 32 | k;
+	return 0;
+}
+
+/* The highest exact spec for key and mode; "$" also matches before a
+ * final newline.  NONE if none; CORRUPT if an index image's chain does
+ * not check out. */
+static uint32_t exact(const struct fc_data *d, const char *key, size_t keylen,
+		      uint32_t mode)
+{
+	bool bad = false;
+	uint32_t best = fixed_lookup(d, key, keylen, mode, &bad);
+
 	if (keylen && key[keylen - 1] == '\n') {
 		uint32_t b = fixed_lookup(d, key, keylen - 1, mode, &bad);
 
 		if (b != NONE && (best == NONE || b > best))
 			best = b;
 	}
-	if (bad)
-		return fc_corrupt(d);
+	return bad ? CORRUPT : best;
+}
 
-	/* Specs matched one by one, above the best so far. */
-	{
-		int64_t m = each_one(d, d->single, d->nsingle, key, keylen,
-				     mode, best, &err, NULL);
+/* The trie's nodes on key's path that hold specs, root first, into c:
+ * 0 or -errno. */
+static int path_nodes(struct fc_data *d, const char *key, size_t keylen,
+		      struct chain *c)
+{
+	const struct fc_trie *tr = &d->trie;
+	uint32_t n = 0, p = 0;
+	int r;
 
-		if (m < 0)
-			return m;
-		best = m;
-	}
-
-	/* The trie nodes on the key's path. */
-	n = 0;
-	if (tr->nnode && tr->node[0].nspecs)
-		chain[nchain++] = (uint64_t)tr->specs[tr->node[0].specs] << 32;
-	while (p < keylen && tr->nnode) {
-		uint32_t c = trie_child(tr, n, key[p]);
+	if (!tr->nnode)
+		return 0;
+	if (tr->node[0].nspecs && (r = chain_add(c, tr, 0)) < 0)
+		return r;
+	while (p < keylen) {
+		uint32_t k = trie_child(tr, n, key[p]);
 		const struct fc_tnode *cn;
 
-		if (nchain == cap) {
-			/* A deeper chain than any real policy has. */
-			uint64_t *g = malloc(2 * cap * sizeof(*g));
-
-			if (!g)
-				return -ENOMEM;
-			memcpy(g, chain, nchain * sizeof(*g));
-			free(heap);
-			heap = chain = g;
-			cap *= 2;
-		}
-		if (c == NONE)
+		if (k == NONE)
 			break;
-		if (c == CORRUPT || !fc_node_ok(d, c))
+		if (k == CORRUPT || !fc_node_ok(d, k))
 			return fc_corrupt(d);
-		cn = &tr->node[c];
+		cn = &tr->node[k];
 		if (keylen - p < cn->label_len ||
 		    memcmp(tr->labels + cn->label, key + p, cn->label_len))
 			break;
@@ -486,36 +483,81 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 		 * that says otherwise is not used */
 		if (cn->depth != p)
 			return fc_corrupt(d);
-		n = c;
-		if (cn->nspecs)
-			chain[nchain++] =
-			    (uint64_t)tr->specs[cn->specs] << 32 | n;
+		n = k;
+		if (cn->nspecs && (r = chain_add(c, tr, n)) < 0)
+			return r;
 	}
+	return 0;
+}
+
+/* The nodes of c asked highest top spec first, each only while it may
+ * hold a spec above best and *err: the best spec, or -errno. */
+static int64_t ask_nodes(struct fc_data *d, struct chain *c, const char *key,
+			 size_t keylen, uint32_t mode, uint32_t best,
+			 uint32_t *err)
+{
 	for (;;) {
-		/* The unvisited node with the highest top index. */
 		uint64_t hi = DONE;
 		uint32_t which = 0, top, floor;
 		int64_t m;
 
-		for (uint32_t i = 0; i < nchain; i++)
-			if (chain[i] != DONE && (hi == DONE || chain[i] > hi)) {
-				hi = chain[i];
+		for (uint32_t i = 0; i < c->n; i++)
+			if (c->v[i] != DONE && (hi == DONE || c->v[i] > hi)) {
+				hi = c->v[i];
 				which = i;
 			}
 		if (hi == DONE)
 			break;
 		top = (uint32_t)(hi >> 32);
-		floor = above(best, err);
+		floor = above(best, *err);
 		if (floor != NONE && top <= floor)
 			break;
-		m = node_match(d, (uint32_t)hi, key, keylen, mode, floor, &err);
-		chain[which] = DONE;
+		m = node_match(d, (uint32_t)hi, key, keylen, mode, floor, err);
+		c->v[which] = DONE;
 		if (m < 0)
 			return m;
 		if (m != NONE && (floor == NONE || m > floor))
 			best = m;
 	}
+	return best;
+}
 
+/*
+ * Three sources, each asked only for a spec above the best so far: the
+ * exact strings, the specs matched one by one, the trie's nodes on the
+ * key's path.
+ */
+int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
+		    uint32_t mode)
+{
+	struct chain c = {.n = 0, .cap = MAX_CHAIN};
+	/* the highest spec whose regex PCRE2 rejects or cannot match, met
+	 * on the way: the reference's lookup fails there if no higher spec
+	 * matches (each_one) */
+	uint32_t err = NONE, best;
+	int64_t m;
+	int r;
+
+	if (!d->nspec)
+		return -ENOENT;
+	r = fc_index_ensure(d);
+	if (r < 0)
+		return r;
+	best = exact(d, key, keylen, mode);
+	if (best == CORRUPT)
+		return fc_corrupt(d);
+	m = each_one(d, d->single, d->nsingle, key, keylen, mode, best, &err,
+		     NULL);
+	if (m < 0)
+		return m;
+	c.v = c.stack;
+	r = path_nodes(d, key, keylen, &c);
+	m = r < 0 ? r : ask_nodes(d, &c, key, keylen, mode, m, &err);
+	if (c.v != c.stack)
+		free(c.v);
+	if (m < 0)
+		return m;
+	best = m;
 	/* a regex PCRE2 rejects or cannot match above every match: the
 	 * reference's lookup fails there, with ENOENT (matchpathcon prints
 	 * <<none>>) */
