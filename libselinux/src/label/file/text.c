@@ -84,6 +84,14 @@ int fc_prepare(struct fc_data *d, size_t more, size_t bytes)
 int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 		uint32_t mode, const char *ctx, size_t clen, uint32_t lineno)
 {
+	return fc_add_spec_cached(l, regex, rlen, mode, ctx, clen, NULL,
+				  lineno);
+}
+
+int fc_add_spec_cached(struct fc_load *l, const char *regex, size_t rlen,
+		       uint32_t mode, const char *ctx, size_t clen,
+		       const char **ictx, uint32_t lineno)
+{
 	struct fc_data *d = l->d;
 	_cleanup_free_ char *con = NULL;
 	struct fc_spec *s;
@@ -142,9 +150,16 @@ int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 			clen = strlen(con);
 		}
 	}
-	s->ctx = fc_intern(d, ctx, clen);
-	if (!s->ctx)
-		return -ENOMEM;
+	/* (a context validated may be rewritten: not cached then) */
+	if (ictx && *ictx && !con) {
+		s->ctx = (char *)*ictx;
+	} else {
+		s->ctx = fc_intern(d, ctx, clen);
+		if (!s->ctx)
+			return -ENOMEM;
+		if (ictx && !con)
+			*ictx = s->ctx;
+	}
 	s->mode = mode;
 	s->lineno = lineno;
 	s->file = l->file;
