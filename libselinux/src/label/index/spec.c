@@ -14,6 +14,12 @@ static bool is_meta(char c)
 	return fc_meta[(uint8_t)c];
 }
 
+/* What simple_regex() looks at: every other character is an atom. */
+static const uint8_t regex_special[256] = {
+    ['\\'] = 1, ['('] = 1, [')'] = 1, ['|'] = 1, ['['] = 1, ['^'] = 1,
+    ['$'] = 1,	['?'] = 1, ['*'] = 1, ['+'] = 1, ['{'] = 1,
+};
+
 /* Where a fixed prefix may end: a meta character, ')' or a backslash. */
 static const uint8_t lit_stop[256] = {
     ['.'] = 1, ['^'] = 1, ['$'] = 1, ['?'] = 1,	 ['*'] = 1, ['+'] = 1,
@@ -290,6 +296,13 @@ static bool simple_regex(const char *re, bool *toplevel)
 		char c = re[i];
 		size_t n;
 
+		/* a run of ordinary characters (the default case below) */
+		if (!regex_special[(uint8_t)c]) {
+			while (re[++i] && !regex_special[(uint8_t)re[i]])
+				;
+			can_q = true;
+			continue;
+		}
 		switch (c) {
 		case '\\':
 			if (!re[i + 1])
