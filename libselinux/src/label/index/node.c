@@ -334,6 +334,7 @@ void fc_node_prepare(struct fc_data *d, uint32_t k)
 	}
 	budget = __atomic_load_n(&ns->work, __ATOMIC_RELAXED);
 	if (budget >= next_try(ns)) {
+		budget /= FC_RENT;
 		int r = node_build(d, k, FC_DFA_SMALL_STATES, FC_NODE_SMALL,
 				   &budget);
 

@@ -65,12 +65,16 @@
  *    answers with it, one match a lookup;
  *  - once the work passes fc_nstate.next, its automata are built
  *    (stage FC_NODE_SMALL: at most FC_DFA_SMALL_STATES states each)
- *    within a budget of that work: what they cost is only known by
- *    building them (a few ops for a node of one spec, millions for
- *    refpolicy's /usr/), so a build that would cost more than the work
- *    done so far is given up and tried again once the work has doubled.
- *    What the node spends, attempts included, stays within a few times
- *    what it would have spent knowing the cost in advance.
+ *    within a budget of 1/FC_RENT of that work: what they cost is only
+ *    known by building them (a few thousand ops for a node of one spec,
+ *    millions for refpolicy's /usr/), so a build that would cost more
+ *    is given up and tried again once the work has doubled.  What the
+ *    node spends, attempts included, stays within a few times what it
+ *    would have spent knowing the cost in advance; paying the rent
+ *    FC_RENT times over before buying favours the short-lived process
+ *    (callgrind, refpolicy, the lookups of N = 100, 1000, 10000,
+ *    50000: FC_RENT 2 and FC_OPS_WARM 750 took 21%, 8%, 8% and 10%
+ *    fewer instructions than 1 and 1500, and N = 10 as many).
  * A node whose automata had to be split (a spec or a run of specs past
  * FC_DFA_SMALL_STATES states) is built again at FC_DFA_MAX_STATES
  * (stage FC_NODE_BUILT: fewer, larger automata, walked faster) after
@@ -84,12 +88,14 @@
 #define FC_DFA_SMALL_STATES 256
 #define FC_DFA_REBUILD 1024
 /* A match and a compile of one spec, in ops (+ the key's length: PCRE2
- * looks at its bytes); the combined regex, a spec; the first attempt
- * at automata. */
+ * looks at its bytes); the work, a spec, that pays for the combined
+ * regex (JIT-compiled: several times a compile); the first attempt at
+ * automata; how many times the rent is paid over before buying. */
 #define FC_OPS_MATCH 100
 #define FC_OPS_COMPILE 500
-#define FC_OPS_WARM 1500
+#define FC_OPS_WARM 750
 #define FC_OPS_FIRST 1024
+#define FC_RENT 2
 #define FC_NODE_COLD 0
 #define FC_NODE_WARM 1
 #define FC_NODE_BUILT 2
