@@ -1,4 +1,4 @@
-/* label/fc_bin6_write.c: compiled file_contexts.bin version 6, written. */
+/* label/file/bin6_write.c: compiled file_contexts.bin version 6, written. */
 #include <endian.h>
 #include <string.h>
 #include <unistd.h>
@@ -6,27 +6,18 @@
 #include "fc.h"
 #include "file.h"
 #include "release.h"
+#include "tree.h"
 
 /*
- * The layout is described in fc_bin6.c.  We build the tree 3.8 builds
- * from the same text (its lookups depend on where a spec sits), so that
- * libselinux 3.8 and later read our file as their own: a spec goes into
- * the node of the first (at most FC_BIN6_DEPTH) components of its path that
- * are plain text, each followed by a '/'.
+ * The layout is described in bin6.c.  We write the tree 3.8 builds from
+ * the same text (tree.c builds it: its lookups depend on where a spec
+ * sits), so that libselinux 3.8 and later read our file as their own.
  */
-
-struct wnode {
-	char *stem;		   /* NULL for the root */
-	uint32_t *lit, nlit, alit; /* spec indices */
-	uint32_t *re, nre, are;
-	struct wnode *kid;
-	uint32_t nkid, akid;
-};
 
 struct wr6 {
 	const struct fc_spec *spec; /* the specs in source order */
 	uint32_t nspec;
-	char **lit;	   /* lit[i]: spec i's literal, NULL for a regex spec */
+	char **lit;	   /* the tree's: spec i's literal, NULL for a regex */
 	uint32_t *ctx_id;  /* per spec, from 1 */
 	const char **ctxs; /* distinct contexts by id - 1 */
 	uint32_t nctxs;
@@ -44,88 +35,6 @@ static unsigned test_order;
 void lbl_test_bin6_order(unsigned release)
 {
 	test_order = release;
-}
-
-static void wnode_free(struct wnode *n)
-{
-	for (uint32_t i = 0; i < n->nkid; i++)
-		wnode_free(&n->kid[i]);
-	free(n->kid);
-	free(n->lit);
-	free(n->re);
-	free(n->stem);
-}
-
-/* The child of n for stem [s, s + len): found or added. */
-static int child(struct wnode *n, const char *s, size_t len, struct wnode **out)
-{
-	char *stem;
-	int e;
-
-	for (uint32_t i = 0; i < n->nkid; i++)
-		if (!strncmp(n->kid[i].stem, s, len) && !n->kid[i].stem[len]) {
-			*out = &n->kid[i];
-			return 0;
-		}
-	if (len >= UINT16_MAX)
-		return -EOVERFLOW;
-	e = fc_bin6_grow((void **)&n->kid, &n->akid, n->nkid, sizeof(*n->kid));
-	if (e < 0)
-		return e;
-	stem = strndup(s, len);
-	if (!stem)
-		return -ENOMEM;
-	memset(&n->kid[n->nkid], 0, sizeof(*n->kid));
-	/*
-	 * analyzer: false positive (gcc malloc-leak): stem is owned by the tree
-	 * from here (freed with it); GCC 12 loses the store through an index.
-	 */
-	n->kid[n->nkid].stem = stem;
-	*out = &n->kid[n->nkid++];
-	return 0;
-}
-
-/*
- * The node spec i goes in.  Empty components ("//") are skipped.  3.8
- * starts a regex's walk at its first character whatever it is, a
- * literal's only at a '/', and stops a regex's at its first component
- * that is not plain text: so do we.
- */
-static int place(struct wr6 *w, struct wnode *root, uint32_t i,
-		 struct wnode **out)
-{
-	const char *p = w->lit[i] ? w->lit[i] : w->spec[i].regex;
-	struct wnode *n = root;
-	int depth = 0, e;
-	const char *c;
-	size_t len;
-
-	while (depth < FC_BIN6_DEPTH && fc_bin6_next(&p, w->lit[i], &c, &len)) {
-		if (w->lit[i]) {
-			e = child(n, c, len, &n);
-		} else {
-			_cleanup_free_ char *stem = malloc(len + 1);
-			ssize_t k;
-
-			if (!stem)
-				return -ENOMEM;
-			k = fc_bin6_simplify(c, len, stem);
-			if (k < 0 || k >= UINT16_MAX)
-				break;
-			e = child(n, stem, k, &n);
-		}
-		if (e < 0)
-			return e;
-		depth++;
-	}
-	*out = n;
-	return 0;
-}
-
-static int cmp_kid(const void *a, const void *b)
-{
-	return strcmp(((const struct wnode *)a)->stem,
-		      ((const struct wnode *)b)->stem);
 }
 
 /* A file mode's kind in version 6 (0: any). */
@@ -171,16 +80,6 @@ static int cmp_lit(const void *a, const void *b, void *u)
 	return (i < j) - (i > j);
 }
 
-static void sort_node(struct wr6 *w, struct wnode *n)
-{
-	if (n->nlit > 1)
-		qsort_r(n->lit, n->nlit, sizeof(*n->lit), cmp_lit, w);
-	if (n->nkid > 1)
-		qsort(n->kid, n->nkid, sizeof(*n->kid), cmp_kid);
-	for (uint32_t i = 0; i < n->nkid; i++)
-		sort_node(w, &n->kid[i]);
-}
-
 /* Give spec i's context an id, a new one the first time it is seen. */
 static void number_ctx(struct wr6 *w, uint32_t i)
 {
@@ -203,7 +102,7 @@ static void number_ctx(struct wr6 *w, uint32_t i)
 }
 
 /* Ids in the order the tree is written, as 3.8 numbers them. */
-static void number_node(struct wr6 *w, const struct wnode *n)
+static void number_node(struct wr6 *w, const struct fc_t6node *n)
 {
 	for (uint32_t i = 0; i < n->nlit; i++)
 		number_ctx(w, n->lit[i]);
@@ -311,7 +210,7 @@ static int put_regex_blob(struct wr6 *w, const char *regex)
 	return e;
 }
 
-static int put_node(struct wr6 *w, const struct wnode *n)
+static int put_node(struct wr6 *w, const struct fc_t6node *n)
 {
 	int e;
 
@@ -380,41 +279,22 @@ static int put_header(struct wr6 *w)
 }
 
 /* Every spec into its node: literal ones with their literal. */
-static int build(struct wr6 *w, struct wnode *root)
+/* The tree of w's specs (tree.c), sorted as the release writes it. */
+static int build(struct wr6 *w, struct fc_t6 *t)
 {
 	int e;
 
 	for (uint32_t i = 0; i < w->nspec; i++) {
 		const struct fc_spec *s = &w->spec[i];
-		size_t rlen = strlen(s->regex);
-		struct wnode *n;
-		ssize_t k;
 
 		/* 3.8 refuses line 0 (our text parser counts from 1). */
 		if (!s->lineno || (s->mode && !kind_of(s->mode)))
 			return -EINVAL;
-		k = fc_bin6_simplify(s->regex, rlen, NULL);
-		if (k >= 0) {
-			w->lit[i] = malloc(k + 1);
-			if (!w->lit[i])
-				return -ENOMEM;
-			fc_bin6_simplify(s->regex, rlen, w->lit[i]);
-		}
-		if ((e = place(w, root, i, &n)) < 0)
+		/* (the format's lengths are 16 bits) */
+		if ((e = fc_t6_add(t, i, s->regex, UINT16_MAX)) < 0)
 			return e;
-		if (w->lit[i]) {
-			e = fc_bin6_grow((void **)&n->lit, &n->alit, n->nlit,
-					 4);
-			if (e < 0)
-				return e;
-			n->lit[n->nlit++] = i;
-		} else {
-			e = fc_bin6_grow((void **)&n->re, &n->are, n->nre, 4);
-			if (e < 0)
-				return e;
-			n->re[n->nre++] = i;
-		}
 	}
+	fc_t6_sort(&t->root, cmp_lit, NULL, w);
 	return 0;
 }
 
@@ -432,9 +312,9 @@ int fc_write_bin6(struct fc_data *d, int fd, bool no_regex)
 	struct wr6 w = {.nspec = d->nspec,
 			.no_regex = no_regex,
 			.order = test_order ? test_order : rel_literals()};
-	struct wnode root = {0};
+	struct fc_t6 t;
 	uint32_t size = 16;
-	int e = -ENOMEM;
+	int e;
 
 	while (size < 2 * (d->nspec + 1))
 		size *= 2;
@@ -442,24 +322,26 @@ int fc_write_bin6(struct fc_data *d, int fd, bool no_regex)
 	 * gave it); lines are distinct in one text file, and qsort's order
 	 * of equal ones does not matter then. */
 	spec = malloc((d->nspec + 1) * sizeof(*spec));
-	w.lit = calloc(d->nspec + 1, sizeof(*w.lit));
+	e = fc_t6_init(&t, d->nspec);
+	w.lit = t.lit;
 	w.ctx_id = calloc(d->nspec + 1, sizeof(*w.ctx_id));
 	w.ctxs = calloc(d->nspec + 1, sizeof(*w.ctxs));
 	w.ctab = calloc(size, sizeof(*w.ctab));
 	w.cmask = size - 1;
-	if (spec && w.lit && w.ctx_id && w.ctxs && w.ctab) {
+	if (e == 0 && !(spec && w.ctx_id && w.ctxs && w.ctab))
+		e = -ENOMEM;
+	if (e == 0) {
 		memcpy(spec, d->spec, d->nspec * sizeof(*spec));
 		qsort(spec, d->nspec, sizeof(*spec), cmp_line);
 		w.spec = spec;
-		e = build(&w, &root);
+		e = build(&w, &t);
 	}
 	if (e == 0) {
-		sort_node(&w, &root);
-		number_node(&w, &root);
+		number_node(&w, &t.root);
 		e = put_header(&w);
 	}
 	if (e == 0)
-		e = put_node(&w, &root);
+		e = put_node(&w, &t.root);
 	if (e == 0)
 		e = fc_write_all(fd, w.b, w.n);
 	if (e == -EOVERFLOW)
@@ -467,10 +349,7 @@ int fc_write_bin6(struct fc_data *d, int fd, bool no_regex)
 			 "a regex, path component or context of 65535 bytes "
 			 "or more does not fit in a version 6 "
 			 "file_contexts.bin\n");
-	wnode_free(&root);
-	for (uint32_t i = 0; w.lit && i < d->nspec; i++)
-		free(w.lit[i]);
-	free(w.lit);
+	fc_t6_free(&t);
 	free(w.ctx_id);
 	free(w.ctxs);
 	free(w.ctab);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fc.h"
 #include "file.h"
@@ -85,6 +86,12 @@ static int write_bin(struct fc_data *d, const char *out, int version,
 				       : fc_write_bin(d, fd, no_regex);
 	if (r >= 0 && fchmod(fd, 0644) < 0) {
 		*what = "fchmod";
+		r = -errno;
+	}
+	/* On the disk before it has the name: after a crash, out is the
+	 * old file or the whole new one, never a part. */
+	if (r >= 0 && fsync(fd) < 0) {
+		*what = "fsync";
 		r = -errno;
 	}
 	if (r >= 0 && rename(tmp, out) < 0) {

@@ -20,41 +20,38 @@
  *    ignoring contexts: see cmp_node().
  */
 
-struct tnode {
-	char *stem; /* NULL for the root */
-	uint32_t *lit, nlit, alit;
-	uint32_t *re, nre, are;
-	struct tnode *kid;
-	uint32_t nkid, akid;
-};
+int fc_t6_init(struct fc_t6 *t, uint32_t nspec)
+{
+	memset(t, 0, sizeof(*t));
+	t->nspec = nspec;
+	t->lit = calloc((size_t)nspec + 1, sizeof(*t->lit));
+	return t->lit ? 0 : -ENOMEM;
+}
 
-struct tree {
-	const struct fc_data *d;
-	char **lit; /* per spec: its literal, or NULL for a regex spec */
-	struct tnode root;
-};
-
-static void tnode_free(struct tnode *n)
+static void node_free(struct fc_t6node *n)
 {
 	for (uint32_t i = 0; i < n->nkid; i++)
-		tnode_free(&n->kid[i]);
+		node_free(&n->kid[i]);
 	free(n->kid);
 	free(n->lit);
 	free(n->re);
 	free(n->stem);
 }
 
-static void tree_free(struct tree *t)
+void fc_t6_free(struct fc_t6 *t)
 {
-	tnode_free(&t->root);
-	for (uint32_t i = 0; t->lit && i < t->d->nspec; i++)
+	node_free(&t->root);
+	for (uint32_t i = 0; t->lit && i < t->nspec; i++)
 		free(t->lit[i]);
 	free(t->lit);
+	t->lit = NULL;
 }
 
-/* The child of n for component [s, s + len): found or added. */
-static int child(struct tnode *n, const char *s, size_t len, struct tnode **out)
+/* The child of n for stem [s, s + len): found or added. */
+static int child(struct fc_t6node *n, const char *s, size_t len,
+		 size_t max_stem, struct fc_t6node **out)
 {
+	char *stem;
 	int e;
 
 	for (uint32_t i = 0; i < n->nkid; i++)
@@ -62,32 +59,36 @@ static int child(struct tnode *n, const char *s, size_t len, struct tnode **out)
 			*out = &n->kid[i];
 			return 0;
 		}
+	if (len >= max_stem)
+		return -EOVERFLOW;
 	e = fc_bin6_grow((void **)&n->kid, &n->akid, n->nkid, sizeof(*n->kid));
 	if (e < 0)
 		return e;
-	memset(&n->kid[n->nkid], 0, sizeof(*n->kid));
-	n->kid[n->nkid].stem = strndup(s, len);
-	if (!n->kid[n->nkid].stem)
+	stem = strndup(s, len);
+	if (!stem)
 		return -ENOMEM;
+	memset(&n->kid[n->nkid], 0, sizeof(*n->kid));
+	/*
+	 * analyzer: false positive (gcc malloc-leak): stem is owned by the tree
+	 * from here (freed with it); GCC 12 loses the store through an index.
+	 */
+	n->kid[n->nkid].stem = stem;
 	*out = &n->kid[n->nkid++];
 	return 0;
 }
 
-/* The node of spec i (as fc_bin6_write.c places it: a literal's walk
- * starts at a '/', a regex's at its first character, whatever it is,
- * and stops at its first component that is not plain text). */
-static int place(struct tree *t, uint32_t i, struct tnode **out)
+/* The node of the spec whose path is p (lit: a literal; else a regex). */
+static int place(struct fc_t6node *root, const char *p, bool lit,
+		 size_t max_stem, struct fc_t6node **out)
 {
-	const char *lit = t->lit[i];
-	const char *p = lit ? lit : fc_regex(t->d, i);
-	struct tnode *n = &t->root;
+	struct fc_t6node *n = root;
 	int depth = 0, e;
 	const char *c;
 	size_t len;
 
 	while (depth < FC_BIN6_DEPTH && fc_bin6_next(&p, lit, &c, &len)) {
 		if (lit) {
-			e = child(n, c, len, &n);
+			e = child(n, c, len, max_stem, &n);
 		} else {
 			_cleanup_free_ char *stem = malloc(len + 1);
 			ssize_t k;
@@ -95,9 +96,9 @@ static int place(struct tree *t, uint32_t i, struct tnode **out)
 			if (!stem)
 				return -ENOMEM;
 			k = fc_bin6_simplify(c, len, stem);
-			if (k < 0)
+			if (k < 0 || (size_t)k >= max_stem)
 				break;
-			e = child(n, stem, k, &n);
+			e = child(n, stem, k, max_stem, &n);
 		}
 		if (e < 0)
 			return e;
@@ -107,10 +108,65 @@ static int place(struct tree *t, uint32_t i, struct tnode **out)
 	return 0;
 }
 
+int fc_t6_add(struct fc_t6 *t, uint32_t i, const char *re, size_t max_stem)
+{
+	size_t rlen = strlen(re);
+	ssize_t k = fc_bin6_simplify(re, rlen, NULL);
+	struct fc_t6node *n;
+	int e;
+
+	if (k >= 0) {
+		t->lit[i] = malloc(k + 1);
+		if (!t->lit[i])
+			return -ENOMEM;
+		fc_bin6_simplify(re, rlen, t->lit[i]);
+	}
+	e = place(&t->root, t->lit[i] ? t->lit[i] : re, t->lit[i], max_stem,
+		  &n);
+	if (e < 0)
+		return e;
+	if (t->lit[i]) {
+		e = fc_bin6_grow((void **)&n->lit, &n->alit, n->nlit, 4);
+		if (e >= 0)
+			n->lit[n->nlit++] = i;
+	} else {
+		e = fc_bin6_grow((void **)&n->re, &n->are, n->nre, 4);
+		if (e >= 0)
+			n->re[n->nre++] = i;
+	}
+	return e < 0 ? e : 0;
+}
+
 static int cmp_kid(const void *a, const void *b)
 {
-	return strcmp(((const struct tnode *)a)->stem,
-		      ((const struct tnode *)b)->stem);
+	return strcmp(((const struct fc_t6node *)a)->stem,
+		      ((const struct fc_t6node *)b)->stem);
+}
+
+void fc_t6_sort(struct fc_t6node *n,
+		int (*cmp_lit)(const void *, const void *, void *),
+		int (*cmp_re)(const void *, const void *, void *), void *u)
+{
+	if (n->nlit > 1)
+		qsort_r(n->lit, n->nlit, sizeof(*n->lit), cmp_lit, u);
+	if (cmp_re && n->nre > 1)
+		qsort_r(n->re, n->nre, sizeof(*n->re), cmp_re, u);
+	if (n->nkid > 1)
+		qsort(n->kid, n->nkid, sizeof(*n->kid), cmp_kid);
+	for (uint32_t i = 0; i < n->nkid; i++)
+		fc_t6_sort(&n->kid[i], cmp_lit, cmp_re, u);
+}
+
+/* What selabel_cmp, selabel_stats and the duplicate check walk: the
+ * tree of a handle's specs, d's. */
+struct tree {
+	const struct fc_data *d;
+	struct fc_t6 t;
+};
+
+static void tree_free(struct tree *t)
+{
+	fc_t6_free(&t->t);
 }
 
 /* Literal specs by literal, equal ones the one that wins first. */
@@ -118,7 +174,7 @@ static int cmp_lit(const void *a, const void *b, void *u)
 {
 	const struct tree *t = u;
 	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-	int c = strcmp(t->lit[i], t->lit[j]);
+	int c = strcmp(t->t.lit[i], t->t.lit[j]);
 
 	return c ? c : (i < j) - (i > j);
 }
@@ -126,7 +182,7 @@ static int cmp_lit(const void *a, const void *b, void *u)
 /* Regex specs in the order read. */
 static int cmp_re(const void *a, const void *b, void *u)
 {
-	const struct fc_data *d = u;
+	const struct fc_data *d = ((const struct tree *)u)->d;
 	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
 	uint32_t fi = fc_sfile(d, i), fj = fc_sfile(d, j);
 	uint32_t li = fc_lineno(d, i), lj = fc_lineno(d, j);
@@ -138,60 +194,19 @@ static int cmp_re(const void *a, const void *b, void *u)
 	return (i > j) - (i < j);
 }
 
-static void sort_node(struct tree *t, struct tnode *n)
-{
-	if (n->nlit > 1)
-		qsort_r(n->lit, n->nlit, sizeof(*n->lit), cmp_lit, t);
-	if (n->nre > 1)
-		qsort_r(n->re, n->nre, sizeof(*n->re), cmp_re, (void *)t->d);
-	if (n->nkid > 1)
-		qsort(n->kid, n->nkid, sizeof(*n->kid), cmp_kid);
-	for (uint32_t i = 0; i < n->nkid; i++)
-		sort_node(t, &n->kid[i]);
-}
-
 /* The tree of d's specs read from files [0, nfiles). */
 static int tree_build(const struct fc_data *d, uint32_t nfiles, struct tree *t)
 {
 	int e;
 
-	memset(t, 0, sizeof(*t));
 	t->d = d;
-	t->lit = calloc(d->nspec + 1, sizeof(*t->lit));
-	if (!t->lit)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < d->nspec; i++) {
-		const char *re = fc_regex(d, i);
-		size_t rlen = strlen(re);
-		ssize_t k;
-		struct tnode *n;
-
-		if (fc_sfile(d, i) >= nfiles)
-			continue;
-		k = fc_bin6_simplify(re, rlen, NULL);
-
-		if (k >= 0) {
-			t->lit[i] = malloc(k + 1);
-			if (!t->lit[i])
-				return -ENOMEM;
-			fc_bin6_simplify(re, rlen, t->lit[i]);
-		}
-		if ((e = place(t, i, &n)) < 0)
-			return e;
-		if (t->lit[i]) {
-			e = fc_bin6_grow((void **)&n->lit, &n->alit, n->nlit,
-					 4);
-			if (e < 0)
-				return e;
-			n->lit[n->nlit++] = i;
-		} else {
-			e = fc_bin6_grow((void **)&n->re, &n->are, n->nre, 4);
-			if (e < 0)
-				return e;
-			n->re[n->nre++] = i;
-		}
-	}
-	sort_node(t, &t->root);
+	e = fc_t6_init(&t->t, d->nspec);
+	for (uint32_t i = 0; e >= 0 && i < d->nspec; i++)
+		if (fc_sfile(d, i) < nfiles)
+			e = fc_t6_add(&t->t, i, fc_regex(d, i), SIZE_MAX);
+	if (e < 0)
+		return e;
+	fc_t6_sort(&t->t.root, cmp_lit, cmp_re, t);
 	return 0;
 }
 
@@ -233,7 +248,7 @@ static const char *shown(const struct tree *t, uint32_t i)
 	return fc_regex(t->d, i);
 }
 
-static void stats_node(const struct tree *t, const struct tnode *n,
+static void stats_node(const struct tree *t, const struct fc_t6node *n,
 		       const uint8_t *used)
 {
 	const struct fc_data *d = t->d;
@@ -262,7 +277,7 @@ void fc_tree_stats(const struct fc_data *d, const uint8_t *used)
 	struct tree t;
 
 	if (tree_build(d, UINT32_MAX, &t) == 0)
-		stats_node(&t, &t.root, used);
+		stats_node(&t, &t.t.root, used);
 	tree_free(&t);
 }
 
@@ -271,7 +286,7 @@ enum { LEFT_MORE = 1, RIGHT_MORE = 2, MISMATCH = 4 };
 
 struct cmp {
 	const struct tree *l, *r;
-	const struct tnode *nl, *nr;
+	const struct fc_t6node *nl, *nr;
 	const char *stem; /* the node's name in messages */
 	unsigned flags;
 };
@@ -298,12 +313,12 @@ static bool re_eq(const struct cmp *c, uint32_t i, uint32_t j)
  */
 static int cmp_lits(struct cmp *c)
 {
-	const struct tnode *a = c->nl, *b = c->nr;
+	const struct fc_t6node *a = c->nl, *b = c->nr;
 	uint32_t i = 0, j = 0;
 
 	while (i < a->nlit && j < b->nlit) {
 		uint32_t x = a->lit[i], y = b->lit[j];
-		int o = strcmp(c->l->lit[x], c->r->lit[y]);
+		int o = strcmp(c->l->t.lit[x], c->r->t.lit[y]);
 
 		if (!o) {
 			unsigned kx = kind_num(fc_smode(c->l->d, x));
@@ -359,7 +374,7 @@ static int cmp_lits(struct cmp *c)
  */
 static int cmp_res(struct cmp *c)
 {
-	const struct tnode *a = c->nl, *b = c->nr;
+	const struct fc_t6node *a = c->nl, *b = c->nr;
 	uint32_t i = 0, j = 0, k;
 
 	while (i < a->nre && j < b->nre) {
@@ -418,12 +433,12 @@ right_remnant:
 }
 
 static unsigned cmp_node(const struct tree *l, const struct tree *r,
-			 const struct tnode *a, const struct tnode *b);
+			 const struct fc_t6node *a, const struct fc_t6node *b);
 
 /* Children, merged by component; a pair's answer joins the node's. */
 static int cmp_kids(struct cmp *c)
 {
-	const struct tnode *a = c->nl, *b = c->nr;
+	const struct fc_t6node *a = c->nl, *b = c->nr;
 	uint32_t i = 0, j = 0;
 
 	while (i < a->nkid && j < b->nkid) {
@@ -484,7 +499,7 @@ static int cmp_kids(struct cmp *c)
 
 /* A node: its literal specs, its regex specs, then its children. */
 static unsigned cmp_node(const struct tree *l, const struct tree *r,
-			 const struct tnode *a, const struct tnode *b)
+			 const struct fc_t6node *a, const struct fc_t6node *b)
 {
 	struct cmp c = {l, r, a, b, a->stem ? a->stem : "(root)", 0};
 
@@ -502,7 +517,7 @@ enum selabel_cmp_result fc_tree_cmp(const struct fc_data *a,
 	int er = tree_build(b, UINT32_MAX, &r);
 
 	if (!el && !er) {
-		unsigned f = cmp_node(&l, &r, &l.root, &r.root);
+		unsigned f = cmp_node(&l, &r, &l.t.root, &r.t.root);
 
 		if (!(f & MISMATCH))
 			res = f == LEFT_MORE	? SELABEL_SUPERSET
@@ -542,7 +557,7 @@ static void dup_msg(const struct tree *t, const char *path, uint32_t x,
 
 /* A node's duplicates, then its children's: literal specs next to each
  * other in the node's order, regex specs any two in the order read. */
-static unsigned dups_node(const struct tree *t, const struct tnode *n,
+static unsigned dups_node(const struct tree *t, const struct fc_t6node *n,
 			  const char *path)
 {
 	const struct fc_data *d = t->d;
@@ -551,7 +566,7 @@ static unsigned dups_node(const struct tree *t, const struct tnode *n,
 	for (uint32_t k = 1; k < n->nlit; k++) {
 		uint32_t x = n->lit[k - 1], y = n->lit[k];
 
-		if (!strcmp(t->lit[x], t->lit[y]) && types_meet(d, x, y)) {
+		if (!strcmp(t->t.lit[x], t->t.lit[y]) && types_meet(d, x, y)) {
 			dup_msg(t, path, x, y);
 			found++;
 		}
@@ -577,7 +592,7 @@ int fc_tree_check_dups(const struct fc_data *d, uint32_t nfiles,
 	struct tree t;
 	int e = tree_build(d, nfiles, &t);
 
-	if (!e && dups_node(&t, &t.root, path))
+	if (!e && dups_node(&t, &t.t.root, path))
 		e = -EINVAL;
 	tree_free(&t);
 	return e;

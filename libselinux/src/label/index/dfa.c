@@ -853,177 +853,224 @@ static uint32_t prune(const struct builder *b, uint32_t *v, uint32_t n)
 	return w;
 }
 
-/* Fill in a's states and transitions from b's positions; -ETIME once
- * *ops passes limit (see fc_dfa_build_limited). */
+/* Fill in a's states and transitions from b's positions. */
+/* The scratch of determinize(), per state: what was found, reused. */
+struct det {
+	struct states st;
+	uint32_t *stamp; /* per position: the state that last listed it + 1 */
+	uint32_t *u;	 /* the positions one step on */
+	size_t au;
+	uint32_t nu;
+	uint32_t *bucket, *cnt; /* u by class: bucket[cnt[c] .. cnt[c+1]) */
+	size_t abucket;
+	uint32_t *accv; /* the specs accepting, per state, one after another */
+	size_t aacc, nacc, anext;
+	uint64_t ops; /* the work done (see fc_dfa_build_limited) */
+};
+
+static int grow_u32(uint32_t **v, size_t *cap)
+{
+	size_t a = *cap ? 2 * *cap : 64;
+	uint32_t *nv = realloc(*v, a * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = a;
+	return 0;
+}
+
+/* The specs accepting in state s (its positions v[n]), highest first,
+ * each once, appended to t->accv; a's acc_off[s + 1] set. */
+static int state_acc(const struct builder *b, struct det *t, struct dfa_work *a,
+		     uint32_t s, const uint32_t *v, uint32_t n)
+{
+	size_t na0 = t->nacc, w = na0;
+	uint32_t *ao;
+
+	for (uint32_t k = 0; k < n; k++) {
+		const struct ulist *l = NULL;
+		uint32_t one = b->pos[v[k]].spec;
+		struct ulist lone = {&one, 1, 1};
+
+		if (v[k] == 0)
+			l = &b->start_acc;
+		else if (b->pos[v[k]].acc)
+			l = &lone;
+		for (uint32_t j = 0; l && j < l->n; j++) {
+			if (t->nacc == t->aacc &&
+			    grow_u32(&t->accv, &t->aacc) < 0)
+				return -ENOMEM;
+			t->accv[t->nacc++] = l->v[j];
+		}
+	}
+	if (t->nacc > na0)
+		qsort(t->accv + na0, t->nacc - na0, sizeof(*t->accv),
+		      cmp_u32_desc);
+	for (size_t k = na0; k < t->nacc; k++)
+		if (w == na0 || t->accv[w - 1] != t->accv[k])
+			t->accv[w++] = t->accv[k];
+	t->nacc = w;
+	ao = realloc(a->acc_off, (s + 2) * sizeof(*ao));
+	if (!ao)
+		return -ENOMEM;
+	a->acc_off = ao;
+	ao[s + 1] = t->nacc;
+	return 0;
+}
+
+/* The positions reachable from state s's v[n] in one step, sorted, in
+ * t->u[t->nu], then bucketed by byte class, keeping the order. */
+static int successors(const struct builder *b, struct det *t,
+		      const struct dfa_work *a, uint32_t s, const uint32_t *v,
+		      uint32_t n)
+{
+	uint32_t fill[256];
+
+	t->nu = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		const struct ulist *f = &b->pos[v[k]].fol;
+
+		t->ops += f->n;
+		for (uint32_t j = 0; j < f->n; j++) {
+			uint32_t q = f->v[j];
+
+			if (t->stamp[q] == s + 1)
+				continue;
+			t->stamp[q] = s + 1;
+			if (t->nu == t->au && grow_u32(&t->u, &t->au) < 0)
+				return -ENOMEM;
+			t->u[t->nu++] = q;
+		}
+	}
+	if (t->nu)
+		qsort(t->u, t->nu, sizeof(*t->u), cmp_u32);
+	memset(t->cnt, 0, (a->ncls + 1) * sizeof(*t->cnt));
+	for (uint32_t k = 0; k < t->nu; k++)
+		SET_EACH(b->pos[t->u[k]].cmask, c)
+	t->cnt[c + 1]++;
+	for (uint32_t c = 0; c < a->ncls; c++)
+		t->cnt[c + 1] += t->cnt[c];
+	if (t->cnt[a->ncls] > t->abucket || !t->bucket) {
+		/* never NULL: bucket + 0 below */
+		t->abucket = 2 * t->cnt[a->ncls] + 16;
+		free(t->bucket);
+		t->bucket = malloc(t->abucket * sizeof(*t->bucket));
+		if (!t->bucket)
+			return -ENOMEM;
+	}
+	memcpy(fill, t->cnt, a->ncls * sizeof(*fill));
+	for (uint32_t k = 0; k < t->nu; k++)
+		SET_EACH(b->pos[t->u[k]].cmask, c)
+	t->bucket[fill[c]++] = t->u[k];
+	return 0;
+}
+
+/* State s's transitions, one per class: the state of each class's
+ * bucket (pruned), found or added. */
+static int transitions(const struct builder *b, struct det *t,
+		       struct dfa_work *a, uint32_t s, uint32_t max)
+{
+	uint16_t *tn;
+
+	if (s >= t->anext) {
+		t->anext = t->anext ? 2 * t->anext : 16;
+		tn = realloc(a->next, t->anext * a->ncls * sizeof(*tn));
+		if (!tn)
+			return -ENOMEM;
+		a->next = tn;
+	}
+	tn = a->next;
+	for (uint32_t c = 0; c < a->ncls; c++) {
+		uint32_t m =
+		    prune(b, t->bucket + t->cnt[c], t->cnt[c + 1] - t->cnt[c]);
+		int64_t id = state_get(&t->st, t->bucket + t->cnt[c], m, max);
+
+		if (id < 0)
+			return (int)id;
+		tn[(size_t)s * a->ncls + c] = (uint16_t)id;
+		t->ops += 4 + 2 * m;
+	}
+	return 0;
+}
+
+static void det_free(struct det *t)
+{
+	states_free(&t->st);
+	free(t->stamp);
+	free(t->u);
+	free(t->bucket);
+	free(t->cnt);
+	free(t->accv);
+}
+
+/* -ETIME once *ops passes limit (see fc_dfa_build_limited). */
 static int determinize(struct builder *b, struct dfa_work *a, uint32_t max,
 		       uint64_t *ops, uint64_t limit)
 {
-	struct states st = {0};
-	_cleanup_free_ uint32_t *stamp = calloc(b->npos, sizeof(*stamp));
-	_cleanup_free_ uint32_t *u = NULL, *bucket = NULL, *cnt = NULL,
-				*accv = NULL;
-	size_t au = 0, abucket = 0, aacc = 0, nacc = 0, anext = 0;
+	struct det t = {.stamp = calloc(b->npos, sizeof(*t.stamp)),
+			.cnt = malloc((a->ncls + 1) * sizeof(*t.cnt))};
+	struct states *st = &t.st;
 	uint32_t start = 0;
-	int64_t id;
 	int r = -ENOMEM;
 
-	cnt = malloc((a->ncls + 1) * sizeof(*cnt));
-	st.mask = 1;
-	while (st.mask < 2 * max)
-		st.mask *= 2;
-	st.tab = malloc(st.mask * sizeof(*st.tab));
-	st.off = malloc(2 * sizeof(*st.off));
-	if (!stamp || !cnt || !st.tab || !st.off)
+	st->mask = 1;
+	while (st->mask < 2 * max)
+		st->mask *= 2;
+	st->tab = malloc(st->mask * sizeof(*st->tab));
+	st->off = malloc(2 * sizeof(*st->off));
+	if (!t.stamp || !t.cnt || !st->tab || !st->off)
 		goto out;
-	memset(st.tab, 0xff, st.mask * sizeof(*st.tab));
-	*ops += st.mask / 8;
-	st.mask--;
-	st.a = 2;
-	st.off[0] = 0;
+	memset(st->tab, 0xff, st->mask * sizeof(*st->tab));
+	t.ops = st->mask / 8;
+	st->mask--;
+	st->a = 2;
+	st->off[0] = 0;
 	/* State 0: dead (no position); state 1: the start. */
-	if (state_get(&st, &start, 0, max) < 0 ||
-	    state_get(&st, &start, 1, max) < 0)
+	if (state_get(st, &start, 0, max) < 0 ||
+	    state_get(st, &start, 1, max) < 0)
 		goto out;
 	a->acc_off = malloc(sizeof(*a->acc_off));
 	if (!a->acc_off)
 		goto out;
 	a->acc_off[0] = 0;
-	for (uint32_t s = 0; s < st.n; s++) {
-		uint32_t *v = st.pool + st.off[s],
-			 n = st.off[s + 1] - st.off[s];
-		uint32_t nu = 0, *nx, *ao;
-		uint16_t *tn;
+	for (uint32_t s = 0; s < st->n; s++) {
+		/* (v may move with the pool once transitions() adds states:
+		 * it is used before) */
+		uint32_t *v = st->pool + st->off[s],
+			 n = st->off[s + 1] - st->off[s];
 
-		/* The specs accepting in s, highest first. */
-		uint32_t na0 = nacc;
+		size_t na0 = t.nacc;
 
-		for (uint32_t k = 0; k < n; k++) {
-			const struct ulist *l = NULL;
-			uint32_t one = b->pos[v[k]].spec;
-			struct ulist lone = {&one, 1, 1};
-
-			if (v[k] == 0)
-				l = &b->start_acc;
-			else if (b->pos[v[k]].acc)
-				l = &lone;
-			for (uint32_t j = 0; l && j < l->n; j++) {
-				if (nacc == aacc) {
-					aacc = aacc ? 2 * aacc : 64;
-					nx = realloc(accv, aacc * sizeof(*nx));
-					if (!nx)
-						goto out;
-					accv = nx;
-				}
-				accv[nacc++] = l->v[j];
-			}
-		}
-		if (nacc > na0)
-			qsort(accv + na0, nacc - na0, sizeof(*accv),
-			      cmp_u32_desc);
-		{
-			size_t w = na0;
-
-			for (size_t k = na0; k < nacc; k++)
-				if (w == na0 || accv[w - 1] != accv[k])
-					accv[w++] = accv[k];
-			nacc = w;
-		}
-		ao = realloc(a->acc_off, (s + 2) * sizeof(*ao));
-		if (!ao)
+		if ((r = state_acc(b, &t, a, s, v, n)) < 0 ||
+		    (r = successors(b, &t, a, s, v, n)) < 0 ||
+		    (r = transitions(b, &t, a, s, max)) < 0)
 			goto out;
-		a->acc_off = ao;
-		ao[s + 1] = nacc;
-
-		/* The positions reachable in one step, sorted. */
-		for (uint32_t k = 0; k < n; k++) {
-			const struct ulist *f = &b->pos[v[k]].fol;
-
-			*ops += f->n;
-			for (uint32_t j = 0; j < f->n; j++) {
-				uint32_t q = f->v[j];
-
-				if (stamp[q] == s + 1)
-					continue;
-				stamp[q] = s + 1;
-				if (nu == au) {
-					au = au ? 2 * au : 64;
-					nx = realloc(u, au * sizeof(*nx));
-					if (!nx)
-						goto out;
-					u = nx;
-				}
-				u[nu++] = q;
-			}
-		}
-		if (nu)
-			qsort(u, nu, sizeof(*u), cmp_u32);
-		/* Bucket them by class, keeping the order. */
-		memset(cnt, 0, (a->ncls + 1) * sizeof(*cnt));
-		for (uint32_t k = 0; k < nu; k++)
-			SET_EACH(b->pos[u[k]].cmask, c)
-		cnt[c + 1]++;
-		for (uint32_t c = 0; c < a->ncls; c++)
-			cnt[c + 1] += cnt[c];
-		if (cnt[a->ncls] > abucket || !bucket) {
-			/* never NULL: bucket + 0 below */
-			abucket = 2 * cnt[a->ncls] + 16;
-			free(bucket);
-			bucket = malloc(abucket * sizeof(*bucket));
-			if (!bucket)
-				goto out;
-		}
-		{
-			uint32_t fill[256];
-
-			memcpy(fill, cnt, a->ncls * sizeof(*fill));
-			for (uint32_t k = 0; k < nu; k++)
-				SET_EACH(b->pos[u[k]].cmask, c)
-			bucket[fill[c]++] = u[k];
-		}
-		if (s >= anext) {
-			anext = anext ? 2 * anext : 16;
-			tn = realloc(a->next, anext * a->ncls * sizeof(*tn));
-			if (!tn)
-				goto out;
-			a->next = tn;
-		}
-		tn = a->next;
-		for (uint32_t c = 0; c < a->ncls; c++) {
-			uint32_t m =
-			    prune(b, bucket + cnt[c], cnt[c + 1] - cnt[c]);
-
-			id = state_get(&st, bucket + cnt[c], m, max);
-			if (id < 0) {
-				r = (int)id;
-				goto out;
-			}
-			tn[(size_t)s * a->ncls + c] = (uint16_t)id;
-			*ops += 4 + 2 * m;
-		}
-		/* v may have moved with the pool: not used below. */
-		*ops += 16 + n + (nacc - na0) + 4 * nu + 2 * cnt[a->ncls];
-		for (uint32_t k = nu; k > 1; k /= 2)
-			*ops += nu;
-		if (*ops > limit) {
+		t.ops += 16 + n + (t.nacc - na0) + 4 * (uint64_t)t.nu +
+			 2 * (uint64_t)t.cnt[a->ncls];
+		for (uint32_t k = t.nu; k > 1; k /= 2)
+			t.ops += t.nu;
+		if (*ops + t.ops > limit) {
 			r = -ETIME;
 			goto out;
 		}
 	}
-	a->nstates = st.n;
+	a->nstates = st->n;
 	{
 		uint16_t *tn =
-		    realloc(a->next, (size_t)st.n * a->ncls * sizeof(*tn));
+		    realloc(a->next, (size_t)st->n * a->ncls * sizeof(*tn));
 
 		if (tn)
 			a->next = tn;
 	}
-	a->acc = TAKE_PTR(accv);
-	a->nacc = nacc;
+	a->acc = TAKE_PTR(t.accv);
+	a->nacc = t.nacc;
 	if (!a->acc)
 		a->acc = malloc(sizeof(*a->acc));
 	r = a->acc ? 0 : -ENOMEM;
 out:
-	states_free(&st);
+	*ops += t.ops;
+	det_free(&t);
 	return r;
 }
 
