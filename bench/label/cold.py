@@ -4,9 +4,18 @@ libselinux 3.4 (this host), Debian 13's 3.8.1 and upstream's 3.11 (Debian
 sid), each in its own root (tests/lib/release-root.sh, cached), and ours
 in each of those places.
 
-  python3 bench/label/cold.py [BUILDDIR] [--quick]
+  python3 bench/label/cold.py [BUILDDIR] [--quick] [--cpu]
 
 COLD_ONLY=3.11 (or 3.4, 3.8.1, a comma list) measures those releases only.
+--cpu reports the processes' CPU time (user + system) instead of the
+wall clock: on a busy machine the wall clock also counts the waits for
+a CPU, which fall on the libraries unevenly.
+
+Each release is measured against ours built for it (meson -Dcompat: the
+build's libselinux-3.4.so.1, libselinux-3.8.so.1, libselinux-3.11.so.1
+and sefcontext_compile-R, made here with ninja when missing), in the
+place it runs: 3.4 on this host, 3.8.1 in Debian 13's root, 3.11 in
+sid's.
 
 Every library reads the same policy: Debian 13's refpolicy (trixie's
 file_contexts, .homedirs and .subs_dist), copied per library into a
@@ -16,6 +25,8 @@ directory of the root it runs in:
   bin       the text files and .bin files compiled after them by that
             library's own sefcontext_compile (as a policy package leaves
             them: the .bin is newer, so it is read)
+  refbin    (ours) the release's own .bin files, as its tools left them
+            (what ours reads right after replacing the release's library)
   +index    (ours) the same after our sefcontext_compile wrote its
             index beside them (file_contexts.idx); without it, ours is
             measured on the same files with no index ("noidx")
@@ -36,7 +47,7 @@ library and labels nothing), each the median of 101 runs (fork+exec+wait).
 
 Part 3, warm lookups: lookup_bench.c's mean per lookup over the corpus
 (every 5th record), a second pass after a first over the same records,
-for the release's library and ours on their compiled files, best of 3.
+for every library and variant, best of 3.
 
 Part 4, memory: peak RSS (VmHWM) after open + 1000 lookups, and the
 private memory of the handle (smaps_rollup Private_*, with a second
@@ -59,9 +70,19 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.dirname(os.path.dirname(HERE))
 ARGS = [a for a in sys.argv[1:] if not a.startswith('--')]
 QUICK = '--quick' in sys.argv
+CPU = '--cpu' in sys.argv
 BUILD = os.path.abspath(ARGS[0] if ARGS else os.path.join(SRC, 'build'))
 OURS = os.path.join(BUILD, 'libselinux', 'libselinux.so.1')
 OUR_COMPILE = os.path.join(BUILD, 'utils', 'sefcontext_compile')
+# the -Dcompat each release is replaced by (packaging/releases)
+COMPAT = {'3.4': '3.4', '3.8.1': '3.8', '3.11': '3.11'}
+
+
+def ours_for(rel):
+    """Our library and sefcontext_compile built for rel (-Dcompat)."""
+    c = COMPAT[rel]
+    return (os.path.join(BUILD, 'libselinux', 'libselinux-%s.so.1' % c),
+            os.path.join(BUILD, 'utils', 'sefcontext_compile-%s' % c))
 NS = [1, 10, 100, 1000, 10000]
 SAMPLES = 5 if QUICK else 9
 FILES = ['file_contexts', 'file_contexts.homedirs', 'file_contexts.subs_dist']
@@ -117,8 +138,12 @@ class Lib:
             [str(a) for a in args]
 
     def sample(self, n, start):
-        out = sh(self.cmd(n, start)).split()
-        return [float(x) for x in out]
+        """[open, total, minflt, maxrss, private] (open and total in
+        the clock chosen)"""
+        out = [float(x) for x in sh(self.cmd(n, start)).split()]
+        if CPU:
+            out[0], out[1] = out[5], out[6]
+        return out[:5]
 
 
 def setup_root(root, rel, tmp, ncorpus):
@@ -131,14 +156,15 @@ def setup_root(root, rel, tmp, ncorpus):
     shutil.copy(os.path.join(tmp, 'lookup_bench'), w)
     shutil.copy(os.path.join(tmp, 'corpus'), w)
     os.makedirs(os.path.join(w, 'ours'))
-    shutil.copy(OURS, os.path.join(w, 'ours'))
+    lib, compile_ = ours_for(rel)
+    shutil.copy(lib, os.path.join(w, 'ours', 'libselinux.so.1'))
     policy = os.path.join(tmp, 'policy')
     their_lib = '/lib/x86_64-linux-gnu/libselinux.so.1'
     if not os.path.exists(os.path.join(root, their_lib.lstrip('/'))):
         their_lib = '/usr/lib/x86_64-linux-gnu/libselinux.so.1'
     ours_lib = '/' + WORK + '/ours/libselinux.so.1'
 
-    shutil.copy(OUR_COMPILE, os.path.join(w, 'ours'))
+    shutil.copy(compile_, os.path.join(w, 'ours', 'sefcontext_compile'))
     # our sefcontext_compile, run in the root, on our library
     ours_compile = ['chroot', root, 'env',
                     'LD_LIBRARY_PATH=/' + WORK + '/ours',
@@ -170,13 +196,14 @@ def setup_root(root, rel, tmp, ncorpus):
                     os.unlink(os.path.join(d, f))
         return inside
 
+    ref_bin = variant('ref-bin', theirs_compile)
     libs = [
         Lib('%s text' % rel, root, their_lib, variant('ref-text')),
-        Lib('%s bin' % rel, root, their_lib,
-            variant('ref-bin', theirs_compile)),
+        Lib('%s bin' % rel, root, their_lib, ref_bin),
         Lib('ours text noidx', root, ours_lib, variant('ours-text')),
         Lib('ours bin noidx', root, ours_lib,
             variant('ours-bin', ours_compile)),
+        Lib('ours refbin noidx', root, ours_lib, ref_bin),
     ]
     if index_supported():
         libs += [
@@ -214,7 +241,9 @@ def curve(libs, ncorpus):
 
 
 def warm(libs):
-    """{lib name: mean us per lookup, second pass, best of 3 runs}"""
+    """{lib name: mean us per lookup, second pass, best of 3 runs (wall
+    clock: a pass is long enough that waits even out, and lookup_bench
+    keeps the best of 3)}"""
     out = {}
     for l in libs:
         cmd = l.cmd('lookup')
@@ -298,6 +327,11 @@ def main():
     for p in (OURS, OUR_COMPILE):
         if not os.path.exists(p):
             sys.exit('cold.py: %s missing: ninja -C %s' % (p, BUILD))
+    # ours built for each release (not built by default)
+    targets = [os.path.relpath(p, BUILD) for r in COMPAT
+               for p in ours_for(r)]
+    subprocess.run(['ninja', '-C', BUILD] + targets, check=True,
+                   stdout=subprocess.DEVNULL)
     roots = [('3.4', '/')] + [(v, release_root(r))
                               for v, r in (('3.8.1', 'trixie'),
                                            ('3.11', 'sid'))]
@@ -337,7 +371,8 @@ def report(rel, root, libs, ncorpus, ver):
           (rel, ' '.join(ver[:2]) if ver else 'this host', root))
     c = curve(libs, ncorpus)
     names = [l.name for l in libs]
-    print('\nopen + first N lookups, median us (open alone at N=1)')
+    print('\nopen + first N lookups, median us of %s (open alone at N=1)'
+          % ('CPU time' if CPU else 'wall clock'))
     print('%-18s %9s' % ('', 'open') +
           ''.join('%10s' % ('N=%d' % n) for n in NS))
     for name in names:
@@ -345,15 +380,14 @@ def report(rel, root, libs, ncorpus, ver):
               ''.join('%10.0f' % c[name][n][0] for n in NS))
     print('\nratios ours / %s (same files: text, bin)' % rel)
     for ours in [n for n in names if n.startswith('ours')]:
-        ref = '%s %s' % (rel, 'bin' if ' bin' in ours else 'text')
+        ref = '%s %s' % (rel, 'bin' if 'bin' in ours else 'text')
         print('%-18s %9.3f' % (ours, c[ours][1][1] / c[ref][1][1]) +
               ''.join('%10.3f' % (c[ours][n][0] / c[ref][n][0]) for n in NS))
-    wl = [l for l in libs if ' bin' in l.name]
-    wm = warm(wl)
-    ref = '%s bin' % rel
+    wm = warm(libs)
     print('\nwarm lookups, mean us (second pass over every 5th path, best '
-          'of 3), ratio to %s' % ref)
-    for l in wl:
+          'of 3), ratio to %s on the same files (text, bin)' % rel)
+    for l in libs:
+        ref = '%s %s' % (rel, 'bin' if 'bin' in l.name else 'text')
         print('  %-18s %8.3f %7.3f' % (l.name, wm[l.name],
                                        wm[l.name] / wm[ref]))
     m = memory(libs)

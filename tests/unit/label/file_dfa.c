@@ -18,6 +18,7 @@
 
 #include "fixture.h"
 #include "label/index/node.h"
+#include "label/internal.h"
 
 /* ---- the automaton on its own ---- */
 
@@ -290,6 +291,32 @@ START_TEST(test_fc_dfa_build_too_many_states)
 }
 END_TEST
 
+START_TEST(test_fc_dfa_build_limited_budget)
+{
+	/* 2^5 states: a budget of one op cannot pay for them, nor for
+	 * the start; a large one can, and is charged what it took. */
+	const char *re[] = {"(a|b)*a(a|b){4}"};
+	uint32_t spec[] = {0}, mode[] = {0};
+	uint64_t budget = 1;
+	bool in[1];
+	struct fc_dfa *a;
+
+	ck_assert_int_eq(
+	    fc_dfa_build_limited(re, spec, mode, 1, 100, &budget, in, &a),
+	    -ETIME);
+	ck_assert_ptr_null(a);
+	ck_assert_uint_eq(budget, 0);
+	budget = 1000000;
+	ck_assert_int_eq(
+	    fc_dfa_build_limited(re, spec, mode, 1, 100, &budget, in, &a), 0);
+	ck_assert_ptr_nonnull(a);
+	ck_assert(in[0]);
+	ck_assert_uint_lt(budget, 1000000);
+	ck_assert_uint_gt(budget, 0);
+	fc_dfa_free(a);
+}
+END_TEST
+
 START_TEST(test_fc_dfa_match_many_same)
 {
 	/* Walked side by side, each automaton accepts what it accepts
@@ -394,6 +421,35 @@ static const char *look(struct selabel_handle *h, const char *key, int mode)
 	return buf;
 }
 
+/* Every node of h with its automata (what lookups through it build once
+ * they have paid for them): the checks of a test run once with the
+ * specs matched one by one, as a fresh handle does, once with these. */
+static void build_all(struct selabel_handle *h)
+{
+	ck_assert_int_eq(fc_index_build_all(h->data), 0);
+}
+
+/* checks(h) with the specs matched one by one, then with automata. */
+static void both_stages(struct selabel_handle *h,
+			void (*checks)(struct selabel_handle *h))
+{
+	checks(h);
+	build_all(h);
+	checks(h);
+}
+
+static void selabel_lookup_mode_filter_checks(struct selabel_handle *h)
+{
+	ck_assert_str_eq(look(h, "/p/xy", S_IFDIR), "u:r:dir:s0");
+	ck_assert_str_eq(look(h, "/p/xy", S_IFREG), "u:r:reg:s0");
+	ck_assert_str_eq(look(h, "/p/xy", 0), "u:r:reg:s0");
+	ck_assert_str_eq(look(h, "/p/xa", S_IFREG), "u:r:any:s0");
+	ck_assert_str_eq(look(h, "/p/xa", 0), "u:r:dir:s0");
+	ck_assert_str_eq(look(h, "/p/xy", S_IFLNK), "u:r:any:s0");
+	ck_assert_str_eq(look(h, "/p/q", S_IFDIR), "u:r:any:s0");
+	ck_assert_str_eq(look(h, "/q", 0), "ERR 2");
+}
+
 START_TEST(test_selabel_lookup_mode_filter)
 {
 	/* "/p/x.*" (directories only) is a sure match once "x" is read:
@@ -403,17 +459,22 @@ START_TEST(test_selabel_lookup_mode_filter)
 					   "/p/[x][yz].*\t--\tu:r:reg:s0\n");
 
 	ck_assert_ptr_nonnull(h);
-	ck_assert_str_eq(look(h, "/p/xy", S_IFDIR), "u:r:dir:s0");
-	ck_assert_str_eq(look(h, "/p/xy", S_IFREG), "u:r:reg:s0");
-	ck_assert_str_eq(look(h, "/p/xy", 0), "u:r:reg:s0");
-	ck_assert_str_eq(look(h, "/p/xa", S_IFREG), "u:r:any:s0");
-	ck_assert_str_eq(look(h, "/p/xa", 0), "u:r:dir:s0");
-	ck_assert_str_eq(look(h, "/p/xy", S_IFLNK), "u:r:any:s0");
-	ck_assert_str_eq(look(h, "/p/q", S_IFDIR), "u:r:any:s0");
-	ck_assert_str_eq(look(h, "/q", 0), "ERR 2");
+	both_stages(h, selabel_lookup_mode_filter_checks);
 	selabel_close(h);
 }
 END_TEST
+
+static void selabel_lookup_last_spec_wins_checks(struct selabel_handle *h)
+{
+	ck_assert_str_eq(look(h, "/s/xaxbx", 0), "u:r:b:s0");
+	ck_assert_str_eq(look(h, "/s/xbxax", 0), "u:r:b:s0");
+	ck_assert_str_eq(look(h, "/s/xa", 0), "u:r:a:s0");
+	ck_assert_str_eq(look(h, "/s/xa/c", 0), "u:r:c:s0");
+	ck_assert_str_eq(look(h, "/s/x/y/c/z", 0), "u:r:c:s0");
+	ck_assert_str_eq(look(h, "/s/d/e", 0), "ERR 2");
+	ck_assert_str_eq(look(h, "/s/n/b", 0), "ERR 2");
+	ck_assert_str_eq(look(h, "/s/nb", 0), "u:r:b:s0");
+}
 
 START_TEST(test_selabel_lookup_last_spec_wins)
 {
@@ -423,17 +484,27 @@ START_TEST(test_selabel_lookup_last_spec_wins)
 					   "/s/n(/.*)?\t<<none>>\n");
 
 	ck_assert_ptr_nonnull(h);
-	ck_assert_str_eq(look(h, "/s/xaxbx", 0), "u:r:b:s0");
-	ck_assert_str_eq(look(h, "/s/xbxax", 0), "u:r:b:s0");
-	ck_assert_str_eq(look(h, "/s/xa", 0), "u:r:a:s0");
-	ck_assert_str_eq(look(h, "/s/xa/c", 0), "u:r:c:s0");
-	ck_assert_str_eq(look(h, "/s/x/y/c/z", 0), "u:r:c:s0");
-	ck_assert_str_eq(look(h, "/s/d/e", 0), "ERR 2");
-	ck_assert_str_eq(look(h, "/s/n/b", 0), "ERR 2");
-	ck_assert_str_eq(look(h, "/s/nb", 0), "u:r:b:s0");
+	both_stages(h, selabel_lookup_last_spec_wins_checks);
 	selabel_close(h);
 }
 END_TEST
+
+static void selabel_lookup_pcre2_fallback_checks1(struct selabel_handle *h)
+{
+	ck_assert_str_eq(look(h, "/f/bb", 0), "u:r:dfa:s0");
+	ck_assert_str_eq(look(h, "/f/bq", 0), "u:r:posix:s0");
+	ck_assert_str_eq(look(h, "/f/b1", 0), "u:r:any:s0");
+	ck_assert_str_eq(look(h, "/f/cc", 0), "u:r:cplus:s0");
+	ck_assert_str_eq(look(h, "/f/c", 0), "u:r:cplus:s0");
+}
+
+static void selabel_lookup_pcre2_fallback_checks2(struct selabel_handle *h)
+{
+	ck_assert_str_eq(look(h, "/f/bb", 0), "u:r:posix:s0");
+	ck_assert_str_eq(look(h, "/f/b1", 0), "ERR 2");
+	ck_assert_str_eq(look(h, "/f/cc", 0), "ERR 2");
+	ck_assert_str_eq(look(h, "/f/bbx", 0), "u:r:backref:s0");
+}
 
 START_TEST(test_selabel_lookup_pcre2_fallback)
 {
@@ -448,24 +519,25 @@ START_TEST(test_selabel_lookup_pcre2_fallback)
 					   "/f/[c]+\tu:r:cplus:s0\n");
 
 	ck_assert_ptr_nonnull(h);
-	ck_assert_str_eq(look(h, "/f/bb", 0), "u:r:dfa:s0");
-	ck_assert_str_eq(look(h, "/f/bq", 0), "u:r:posix:s0");
-	ck_assert_str_eq(look(h, "/f/b1", 0), "u:r:any:s0");
-	ck_assert_str_eq(look(h, "/f/cc", 0), "u:r:cplus:s0");
-	ck_assert_str_eq(look(h, "/f/c", 0), "u:r:cplus:s0");
+	both_stages(h, selabel_lookup_pcre2_fallback_checks1);
 	selabel_close(h);
 	h = open_fc("/f/[b]b\tu:r:dfa:s0\n"
 		    "/f/b[[:alpha:]]\tu:r:posix:s0\n"
 		    "/f/c*+c\tu:r:possessive:s0\n"
 		    "/f/(b)\\1x\tu:r:backref:s0\n");
 	ck_assert_ptr_nonnull(h);
-	ck_assert_str_eq(look(h, "/f/bb", 0), "u:r:posix:s0");
-	ck_assert_str_eq(look(h, "/f/b1", 0), "ERR 2");
-	ck_assert_str_eq(look(h, "/f/cc", 0), "ERR 2");
-	ck_assert_str_eq(look(h, "/f/bbx", 0), "u:r:backref:s0");
+	both_stages(h, selabel_lookup_pcre2_fallback_checks2);
 	selabel_close(h);
 }
 END_TEST
+
+static void selabel_lookup_final_newline_checks(struct selabel_handle *h)
+{
+	ck_assert_str_eq(look(h, "/n/end\n", 0), "u:r:end:s0");
+	ck_assert_str_eq(look(h, "/n/end\n\n", 0), "ERR 2");
+	ck_assert_str_eq(look(h, "/n/ax\n", 0), "u:r:x:s0");
+	ck_assert_str_eq(look(h, "/n/a\nx", 0), "u:r:x:s0");
+}
 
 START_TEST(test_selabel_lookup_final_newline)
 {
@@ -474,13 +546,19 @@ START_TEST(test_selabel_lookup_final_newline)
 					   "/n/[^/]*x\tu:r:x:s0\n");
 
 	ck_assert_ptr_nonnull(h);
-	ck_assert_str_eq(look(h, "/n/end\n", 0), "u:r:end:s0");
-	ck_assert_str_eq(look(h, "/n/end\n\n", 0), "ERR 2");
-	ck_assert_str_eq(look(h, "/n/ax\n", 0), "u:r:x:s0");
-	ck_assert_str_eq(look(h, "/n/a\nx", 0), "u:r:x:s0");
+	both_stages(h, selabel_lookup_final_newline_checks);
 	selabel_close(h);
 }
 END_TEST
+
+static void selabel_lookup_many_specs_split_checks(struct selabel_handle *h)
+{
+	ck_assert_str_eq(look(h, "/w/aw03qbw17qcw05q", S_IFREG), "u:r:w17:s0");
+	ck_assert_str_eq(look(h, "/w/w39qw00q", 0), "u:r:w39:s0");
+	ck_assert_str_eq(look(h, "/w/w00q", S_IFREG), "u:r:w00:s0");
+	ck_assert_str_eq(look(h, "/w/w00q", S_IFDIR), "ERR 2");
+	ck_assert_str_eq(look(h, "/w/x/w00q", 0), "ERR 2");
+}
 
 START_TEST(test_selabel_lookup_many_specs_split)
 {
@@ -495,11 +573,55 @@ START_TEST(test_selabel_lookup_many_specs_split)
 			      "/w/[^/]*w%02dq.*\t--\tu:r:w%02d:s0\n", i, i);
 	h = open_fc(buf);
 	ck_assert_ptr_nonnull(h);
-	ck_assert_str_eq(look(h, "/w/aw03qbw17qcw05q", S_IFREG), "u:r:w17:s0");
-	ck_assert_str_eq(look(h, "/w/w39qw00q", 0), "u:r:w39:s0");
-	ck_assert_str_eq(look(h, "/w/w00q", S_IFREG), "u:r:w00:s0");
-	ck_assert_str_eq(look(h, "/w/w00q", S_IFDIR), "ERR 2");
-	ck_assert_str_eq(look(h, "/w/x/w00q", 0), "ERR 2");
+	both_stages(h, selabel_lookup_many_specs_split_checks);
+	selabel_close(h);
+}
+END_TEST
+
+/* The stage of the node of h whose prefix is pfx. */
+static int stage_of(struct selabel_handle *h, const char *pfx)
+{
+	struct fc_data *d = h->data;
+
+	for (uint32_t k = 0; k < d->trie.nnode; k++) {
+		const struct fc_tnode *n = &d->trie.node[k];
+
+		if (n->depth == strlen(pfx) && n->nspecs &&
+		    !strncmp(fc_lit(d, &d->ix[fc_node_specs(d, k)[0]]), pfx,
+			     n->depth))
+			return __atomic_load_n(&d->ns[k].built,
+					       __ATOMIC_ACQUIRE);
+	}
+	return -1;
+}
+
+START_TEST(test_selabel_lookup_node_stages)
+{
+	/* 24 specs under "/t/": a lookup of a short-lived process matches
+	 * them one by one (no automaton, no combined regex); lookups that
+	 * go on move the node to its combined regex, then its automata;
+	 * the answers never change on the way. */
+	char buf[4096];
+	size_t o = 0;
+	struct selabel_handle *h;
+	int st;
+
+	for (int i = 0; i < 24; i++)
+		o += snprintf(buf + o, sizeof(buf) - o,
+			      "/t/[^/]*k%02d(/.*)?\tu:r:k%02d:s0\n", i, i);
+	h = open_fc(buf);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_str_eq(look(h, "/t/ak07", 0), "u:r:k07:s0");
+	ck_assert_int_eq(stage_of(h, "/t/"), FC_NODE_COLD);
+	for (int i = 0; i < 5000; i++) {
+		ck_assert_str_eq(look(h, "/t/ak07/k21", 0), "u:r:k07:s0");
+		ck_assert_str_eq(look(h, "/t/k21k03", 0), "u:r:k03:s0");
+		ck_assert_str_eq(look(h, "/t/x/k2", 0), "ERR 2");
+	}
+	st = stage_of(h, "/t/");
+	ck_assert(st == FC_NODE_SMALL || st == FC_NODE_BUILT);
+	ck_assert_str_eq(look(h, "/t/ak07", 0), "u:r:k07:s0");
+	ck_assert_str_eq(look(h, "/t/k23", S_IFREG), "u:r:k23:s0");
 	selabel_close(h);
 }
 END_TEST
@@ -523,6 +645,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_fc_dfa_build_mixed);
 	tcase_add_test(tc, test_fc_dfa_build_too_many_states);
 	tcase_add_test(tc, test_fc_dfa_build_rows_fit);
+	tcase_add_test(tc, test_fc_dfa_build_limited_budget);
 	tcase_add_test(tc, test_fc_dfa_match_many_same);
 	suite_add_tcase(s, tc);
 
@@ -533,6 +656,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_selabel_lookup_pcre2_fallback);
 	tcase_add_test(tc, test_selabel_lookup_final_newline);
 	tcase_add_test(tc, test_selabel_lookup_many_specs_split);
+	tcase_add_test(tc, test_selabel_lookup_node_stages);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,6 +1,7 @@
 /* label/fc_bin6.c: compiled file_contexts.bin version 6, read. */
 #include <endian.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -61,6 +62,14 @@ const uint32_t fc_bin6_kind_mode[FC_BIN6_KINDS] = {
  * levels at most). */
 #define MAX_DEPTH 32
 
+/* What a literal may not hold (1), and what it may hold escaped (2:
+ * those and "-_,"). */
+static const uint8_t lit_class[256] = {
+    ['.'] = 1, ['^'] = 1,  ['$'] = 1, ['?'] = 1, ['*'] = 1, ['+'] = 1,
+    ['|'] = 1, ['['] = 1,  ['('] = 1, ['{'] = 1, [']'] = 1, [')'] = 1,
+    ['}'] = 1, ['\0'] = 1, ['-'] = 2, ['_'] = 2, [','] = 2,
+};
+
 ssize_t fc_bin6_simplify(const char *s, size_t n, char *out)
 {
 	size_t o = 0;
@@ -68,13 +77,12 @@ ssize_t fc_bin6_simplify(const char *s, size_t n, char *out)
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
 
-		if (!c || strchr(".^$?*+|[({])}", c))
-			return -1;
 		if (c == '\\') {
-			if (++i == n || !s[i] ||
-			    !strchr(".^$?*+|[({])}-_,", s[i]))
+			if (++i == n || !lit_class[(uint8_t)s[i]] || !s[i])
 				return -1;
 			c = s[i];
+		} else if (lit_class[(uint8_t)c] == 1) {
+			return -1;
 		}
 		if (out)
 			out[o] = c;
@@ -130,6 +138,7 @@ int fc_bin6_grow(void **p, uint32_t *cap, uint32_t n, size_t size)
 
 struct item {
 	const char *regex; /* into the file's bytes, NUL-terminated */
+	uint32_t rlen;
 	uint32_t ctx;	   /* index into rd6.ctx */
 	uint32_t line;	   /* regex specs: the source line; 0 for literal */
 	uint32_t pos;	   /* order in the file */
@@ -264,7 +273,8 @@ static int literal_spec(struct rd6 *r)
 	struct item it = {0};
 	const char *regex, *lit;
 	uint16_t rlen, llen;
-	_cleanup_free_ char *want = NULL;
+	char buf[256], *want = buf;
+	_cleanup_free_ char *own = NULL;
 	int e;
 
 	if ((e = get_ctx(r, &it)) < 0 || (e = get_str(r, &regex, &rlen)) < 0 ||
@@ -272,13 +282,13 @@ static int literal_spec(struct rd6 *r)
 		return e;
 	/* The literal must be the one the regex stands for: we match the
 	 * regex, 3.8 the literal, and the two must agree. */
-	want = malloc(rlen + 1);
-	if (!want)
+	if (rlen >= sizeof(buf) && !(want = own = malloc(rlen + 1)))
 		return -ENOMEM;
 	if (fc_bin6_simplify(regex, rlen, want) != llen ||
 	    memcmp(want, lit, llen))
 		return -EINVAL;
 	it.regex = regex;
+	it.rlen = rlen;
 	return push(r, &it);
 }
 
@@ -299,6 +309,7 @@ static int regex_spec(struct rd6 *r)
 	    (e = get_kind(r, &it)) < 0 || (e = skip_blob(r)) < 0)
 		return e < 0 ? e : -EINVAL;
 	it.regex = regex;
+	it.rlen = rlen;
 	it.line = line;
 	return push(r, &it);
 }
@@ -390,22 +401,66 @@ static int header(struct rd6 *r)
 	return 0;
 }
 
-/* Regex specs by line (then file order), then literal specs last one
- * in the file first. */
+/*
+ * r->it in our order: regex specs by line (then file order), then
+ * literal specs last one in the file first.  Each node holds its regex
+ * specs in line order, so the lines come in a few ascending runs: a
+ * counting sort by line (stable: file order among equal lines), or
+ * qsort where the lines are too sparse for one.  0 or -ENOMEM.
+ */
 static int cmp_item(const void *a, const void *b)
 {
 	const struct item *x = a, *y = b;
 
-	if (!x->line != !y->line)
-		return x->line ? -1 : 1;
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
-	if (!x->line)
-		return x->pos < y->pos ? 1 : -1;
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-/* The whole file into *out (malloc'd), unless it is in memory already. */
+static int order_items(struct rd6 *r)
+{
+	_cleanup_free_ struct item *v = malloc(r->n * sizeof(*v));
+	_cleanup_free_ uint32_t *cnt = NULL;
+	uint32_t nre = 0, lo = UINT32_MAX, hi = 0, o = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < r->n; i++) {
+		uint32_t line = r->it[i].line;
+
+		if (!line)
+			continue;
+		nre++;
+		lo = line < lo ? line : lo;
+		hi = line > hi ? line : hi;
+	}
+	if (nre && hi - lo < 8 * (uint64_t)nre + 1024) {
+		cnt = calloc((size_t)(hi - lo) + 2, sizeof(*cnt));
+		if (!cnt)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < r->n; i++)
+			if (r->it[i].line)
+				cnt[r->it[i].line - lo + 1]++;
+		for (uint32_t k = 1; k <= hi - lo + 1; k++)
+			cnt[k] += cnt[k - 1];
+		for (uint32_t i = 0; i < r->n; i++)
+			if (r->it[i].line)
+				v[cnt[r->it[i].line - lo]++] = r->it[i];
+	} else {
+		for (uint32_t i = 0; i < r->n; i++)
+			if (r->it[i].line)
+				v[o++] = r->it[i];
+		qsort(v, nre, sizeof(*v), cmp_item);
+	}
+	o = nre;
+	for (uint32_t i = r->n; i-- > 0;)
+		if (!r->it[i].line)
+			v[o++] = r->it[i];
+	memcpy(r->it, v, r->n * sizeof(*v));
+	return 0;
+}
+
+/* The whole file into *out (malloc'd), where it cannot be mapped. */
 static int slurp(int fd, size_t len, uint8_t **out)
 {
 	uint8_t *b = malloc(len ? len : 1);
@@ -433,14 +488,28 @@ static int slurp(int fd, size_t len, uint8_t **out)
 int fc_parse_bin6(struct fc_load *l, int fd, const uint8_t *buf, size_t len)
 {
 	_cleanup_free_ uint8_t *own = NULL;
+	void *map = MAP_FAILED;
+	const char **ictx = NULL;
 	struct rd6 r = {0};
 	size_t bytes = 64;
 	int e;
 
-	if (fd >= 0) {
-		if ((e = slurp(fd, len, &own)) < 0)
+	/*
+	 * Mapped whole, its pages entered at once: the serialized regexes
+	 * we skip fill most of it (refpolicy's: 3.7 MB), and the specs lie
+	 * between them on every page.  Read into the heap instead, each of
+	 * those pages was a fresh page faulted in and a copy (900 faults:
+	 * as long as the rest of the open).
+	 */
+	if (fd >= 0 && len) {
+		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd,
+			   0);
+		if (map != MAP_FAILED)
+			buf = map;
+		else if ((e = slurp(fd, len, &own)) < 0)
 			return e;
-		buf = own;
+		else
+			buf = own;
 	}
 	r.p = buf;
 	r.end = buf + len;
@@ -456,10 +525,13 @@ int fc_parse_bin6(struct fc_load *l, int fd, const uint8_t *buf, size_t len)
 	/* As for version 5 (fc_bin.c): no specs counts as a failed load. */
 	if (e == 0 && !r.n)
 		e = -ENOENT;
+	if (e == 0)
+		e = order_items(&r);
+	if (e == 0 && !(ictx = calloc(r.nctx + 1, sizeof(*ictx))))
+		e = -ENOMEM;
 	if (e == 0) {
-		qsort(r.it, r.n, sizeof(*r.it), cmp_item);
 		for (uint32_t i = 0; i < r.n; i++)
-			bytes += strlen(r.it[i].regex) + 1;
+			bytes += r.it[i].rlen + 1;
 		for (uint32_t i = 0; i < r.nctx; i++)
 			bytes += r.clen[i] + 1;
 		e = fc_prepare(l->d, r.n, bytes);
@@ -469,8 +541,9 @@ int fc_parse_bin6(struct fc_load *l, int fd, const uint8_t *buf, size_t len)
 
 		/* A spec's line number in a .bin is its position (as in
 		 * version 5): it only appears in messages. */
-		e = fc_add_spec(l, it->regex, strlen(it->regex), it->mode,
-				r.ctx[it->ctx], r.clen[it->ctx], i + 1);
+		e = fc_add_spec_cached(l, it->regex, it->rlen, it->mode,
+				       r.ctx[it->ctx], r.clen[it->ctx],
+				       &ictx[it->ctx], i + 1);
 		if (e == FC_STOP) {
 			e = 0;
 			break;
@@ -479,5 +552,8 @@ int fc_parse_bin6(struct fc_load *l, int fd, const uint8_t *buf, size_t len)
 	free(r.it);
 	free(r.ctx);
 	free(r.clen);
+	free(ictx);
+	if (map != MAP_FAILED)
+		munmap(map, len);
 	return e;
 }

@@ -44,6 +44,12 @@ int fc_prepare(struct fc_data *d, size_t more, size_t bytes);
 /* Append a spec (copying regex and ctx); applies SUBSET and VALIDATE. */
 int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 		uint32_t mode, const char *ctx, size_t clen, uint32_t lineno);
+/* The same for a reader that names each context by an index: *ictx, the
+ * shared copy of ctx once made (NULL until then), saves looking it up
+ * again for the next spec of that context. */
+int fc_add_spec_cached(struct fc_load *l, const char *regex, size_t rlen,
+		       uint32_t mode, const char *ctx, size_t clen,
+		       const char **ictx, uint32_t lineno);
 
 /* fc_bin.c: the compiled format. */
 #define FC_BIN_MAGIC 0xf97cff8aU

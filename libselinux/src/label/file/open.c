@@ -166,16 +166,6 @@ static int process_file(struct selabel_handle *h, struct fc_data *d,
 	return r;
 }
 
-/* Literal specs lit[0, n) by their regex, then by position. */
-static int cmp_lit_pos(const void *a, const void *b, void *u)
-{
-	const struct fc_spec *lit = u;
-	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-	int c = strcmp(lit[i].regex, lit[j].regex);
-
-	return c ? c : (i > j) - (i < j);
-}
-
 /* The kind of a file type in 3.8's order (fc_bin6_kind_mode): 0 any,
  * then dir, chr, blk, sock, fifo, lnk, reg. */
 static unsigned kind_of(uint32_t mode)
@@ -237,36 +227,64 @@ static bool ends_bin(const char *f)
 static int rank_literals(const struct fc_data *d, struct fc_spec *lit,
 			 uint32_t n)
 {
-	_cleanup_free_ uint32_t *ix = NULL;
+	/* The groups, found with a hash table of their first specs (most
+	 * paths have one spec: sorting them all by their strings cost a
+	 * fifth of the open).  next[i]: the spec after i in its group, in
+	 * position order, or n; last[i]: the group's last spec, for its
+	 * first i. */
+	_cleanup_free_ uint32_t *tab = NULL, *next = NULL, *last = NULL;
 	_cleanup_free_ struct lit_rank *g = NULL;
+	uint32_t mask = 15, ng = 0;
 
 	if (rel_literals() == REL_34 || n < 2)
 		return 0;
-	ix = malloc(n * sizeof(*ix));
-	g = malloc(n * sizeof(*g));
-	if (!ix || !g)
+	while (mask < 2 * n)
+		mask = 2 * mask + 1;
+	tab = malloc(((size_t)mask + 1) * sizeof(*tab));
+	next = malloc((size_t)n * sizeof(*next));
+	last = malloc((size_t)n * sizeof(*last));
+	if (!tab || !next || !last)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < n; i++)
-		ix[i] = i;
-	qsort_r(ix, n, sizeof(*ix), cmp_lit_pos, lit);
-	for (uint32_t a = 0, b; a < n; a = b) {
-		for (b = a + 1;
-		     b < n && !strcmp(lit[ix[a]].regex, lit[ix[b]].regex); b++)
-			;
-		if (b - a < 2)
+	memset(tab, 0xff, ((size_t)mask + 1) * sizeof(*tab));
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t b = fc_hash(lit[i].regex, lit[i].rlen) & mask;
+
+		next[i] = n;
+		while (tab[b] != UINT32_MAX &&
+		       (lit[tab[b]].rlen != lit[i].rlen ||
+			memcmp(lit[tab[b]].regex, lit[i].regex, lit[i].rlen)))
+			b = (b + 1) & mask;
+		if (tab[b] == UINT32_MAX) {
+			tab[b] = last[i] = i;
 			continue;
-		for (uint32_t k = a; k < b; k++) {
-			const struct fc_spec *sp = &lit[ix[k]];
+		}
+		next[last[tab[b]]] = i;
+		last[tab[b]] = i;
+		ng++;
+	}
+	if (!ng)
+		return 0;
+	g = malloc((size_t)n * sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	for (uint32_t b = 0; b <= mask; b++) {
+		uint32_t first = tab[b], k = 0;
+
+		if (first == UINT32_MAX || next[first] == n)
+			continue;
+		for (uint32_t i = first; i < n; i = next[i]) {
+			const struct fc_spec *sp = &lit[i];
 			bool v6 = sp->file < d->nfiles &&
 				  ends_bin(d->files[sp->file]);
 
-			g[k - a] = (struct lit_rank){*sp, v6 ? -(int64_t)ix[k]
-							     : (int64_t)ix[k]};
+			g[k++] = (struct lit_rank){*sp, v6 ? -(int64_t)i
+							   : (int64_t)i};
 		}
-		qsort(g, b - a, sizeof(*g), cmp_rank);
-		/* ix[a, b) are the group's places, in ascending order */
-		for (uint32_t k = a; k < b; k++)
-			lit[ix[k]] = g[k - a].sp;
+		qsort(g, k, sizeof(*g), cmp_rank);
+		/* the group's places, in ascending order */
+		k = 0;
+		for (uint32_t i = first; i < n; i = next[i])
+			lit[i] = g[k++].sp;
 	}
 	return 0;
 }

@@ -84,6 +84,14 @@ int fc_prepare(struct fc_data *d, size_t more, size_t bytes)
 int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 		uint32_t mode, const char *ctx, size_t clen, uint32_t lineno)
 {
+	return fc_add_spec_cached(l, regex, rlen, mode, ctx, clen, NULL,
+				  lineno);
+}
+
+int fc_add_spec_cached(struct fc_load *l, const char *regex, size_t rlen,
+		       uint32_t mode, const char *ctx, size_t clen,
+		       const char **ictx, uint32_t lineno)
+{
 	struct fc_data *d = l->d;
 	_cleanup_free_ char *con = NULL;
 	struct fc_spec *s;
@@ -142,9 +150,16 @@ int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 			clen = strlen(con);
 		}
 	}
-	s->ctx = fc_intern(d, ctx, clen);
-	if (!s->ctx)
-		return -ENOMEM;
+	/* (a context validated may be rewritten: not cached then) */
+	if (ictx && *ictx && !con) {
+		s->ctx = (char *)*ictx;
+	} else {
+		s->ctx = fc_intern(d, ctx, clen);
+		if (!s->ctx)
+			return -ENOMEM;
+		if (ictx && !con)
+			*ictx = s->ctx;
+	}
 	s->mode = mode;
 	s->lineno = lineno;
 	s->file = l->file;
@@ -164,28 +179,37 @@ int fc_add_spec(struct fc_load *l, const char *regex, size_t rlen,
 	return 0;
 }
 
-/* The next whitespace-separated field of [*p, end): start and length. */
-static const char *field(const char **p, const char *end, size_t *len)
+/*
+ * The next whitespace-separated field of [*p, end): start and length;
+ * *high set if a byte of it is >= 0x80.  Eight bytes at a time while
+ * none is a space or high: every whitespace byte is below 0x21, and
+ * (x - 0x21..21) | x has the top bit of each byte below 0x21 or above
+ * 0x7f set (a borrow may set more: the bytes are then looked at one by
+ * one).  The regex and context fields are most of a file's bytes.
+ */
+static const char *field(const char **p, const char *end, size_t *len,
+			 bool *high)
 {
 	const char *s = *p, *e;
+	uint8_t acc = 0;
 
 	while (s < end && space[(uint8_t)*s])
 		s++;
 	if (s == end)
 		return NULL;
-	for (e = s; e < end && !space[(uint8_t)*e]; e++)
-		;
+	for (e = s; end - e >= 8; e += 8) {
+		uint64_t x;
+
+		memcpy(&x, e, 8);
+		if (((x - 0x2121212121212121ull) | x) & 0x8080808080808080ull)
+			break;
+	}
+	for (; e < end && !space[(uint8_t)*e]; e++)
+		acc |= (uint8_t)*e;
 	*p = e;
 	*len = e - s;
+	*high = *high || acc >= 0x80;
 	return s;
-}
-
-static bool ascii(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if ((uint8_t)s[i] >= 0x80)
-			return false;
-	return true;
 }
 
 /* Parse the lines of [buf, buf + len), the first being *lineno + 1: all
@@ -202,6 +226,7 @@ static int parse_lines(struct fc_load *l, const char *buf, size_t len,
 		const char *eol = nl ? nl : end, *q, *nul, *f1, *f2, *f3;
 		size_t l1, l2, l3;
 		uint32_t mode = 0;
+		bool high = false;
 		int r;
 
 		lineno++;
@@ -215,13 +240,12 @@ static int parse_lines(struct fc_load *l, const char *buf, size_t len,
 			q++;
 		if (q == eol || *q == '#')
 			continue;
-		f1 = field(&q, eol, &l1);
-		f2 = field(&q, eol, &l2);
-		f3 = f2 ? field(&q, eol, &l3) : NULL;
+		f1 = field(&q, eol, &l1, &high);
+		f2 = field(&q, eol, &l2, &high);
+		f3 = f2 ? field(&q, eol, &l3, &high) : NULL;
 		/* The reference refuses a byte >= 0x80 in the fields it reads
 		 * (the first three), before it looks at what they say. */
-		if (!ascii(f1, l1) || (f2 && !ascii(f2, l2)) ||
-		    (f3 && !ascii(f3, l3))) {
+		if (high) {
 			core_log(SELINUX_ERROR,
 				 "%s:  line %u error due to: Non-ASCII "
 				 "characters found\n",

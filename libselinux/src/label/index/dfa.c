@@ -687,34 +687,58 @@ static int cmp_u32_desc(const void *a, const void *b)
 	return cmp_u32(b, a);
 }
 
-/* Split the bytes into the classes no position tells apart. */
-static void byte_classes(struct builder *b, struct dfa_work *a)
+/* Split the bytes into the classes no position tells apart.  Positions
+ * with the same set (most are one character: "/", "." ...) refine the
+ * classes once; *ops grows by the work done. */
+static int byte_classes(struct builder *b, struct dfa_work *a, uint64_t *ops)
 {
 	uint8_t rep[256];
 	int16_t map[512];
+	uint32_t mask = 15, *seen;
 
+	while (mask < 2 * b->npos)
+		mask = 2 * mask + 1;
+	seen = malloc((mask + 1) * sizeof(*seen));
+	if (!seen)
+		return -ENOMEM;
+	memset(seen, 0xff, (mask + 1) * sizeof(*seen));
+	*ops += mask / 8;
 	memset(a->cls, 0, sizeof(a->cls));
 	a->ncls = 1;
 	for (uint32_t p = 1; p < b->npos; p++) {
-		uint32_t n = 0;
+		const uint64_t *set = b->pos[p].set;
+		uint32_t n = 0, h, i;
 
-		for (int k = 0; k < 512; k++)
+		h = fc_hash((const char *)set, sizeof(b->pos[p].set));
+		for (i = h & mask; seen[i] != UINT32_MAX; i = (i + 1) & mask)
+			if (!memcmp(b->pos[seen[i]].set, set,
+				    sizeof(b->pos[p].set)))
+				break;
+		*ops += 4;
+		if (seen[i] != UINT32_MAX)
+			continue;
+		seen[i] = p;
+		for (uint32_t k = 0; k < 2 * a->ncls; k++)
 			map[k] = -1;
 		for (unsigned c = 0; c < 256; c++) {
-			int key = a->cls[c] * 2 + set_has(b->pos[p].set, c);
+			int key = a->cls[c] * 2 + set_has(set, c);
 
 			if (map[key] < 0)
 				map[key] = n++;
 			a->cls[c] = map[key];
 		}
 		a->ncls = n;
+		*ops += 256;
 	}
+	free(seen);
 	for (int c = 255; c >= 0; c--)
 		rep[a->cls[c]] = c;
 	for (uint32_t p = 1; p < b->npos; p++)
 		for (uint32_t c = 0; c < a->ncls; c++)
 			if (set_has(b->pos[p].set, rep[c]))
 				set_add(b->pos[p].cmask, c);
+	*ops += (uint64_t)b->npos * a->ncls / 2;
+	return 0;
 }
 
 static void builder_free(struct builder *b)
@@ -841,6 +865,7 @@ struct det {
 	size_t abucket;
 	uint32_t *accv; /* the specs accepting, per state, one after another */
 	size_t aacc, nacc, anext;
+	uint64_t ops; /* the work done (see fc_dfa_build_limited) */
 };
 
 static int grow_u32(uint32_t **v, size_t *cap)
@@ -906,6 +931,7 @@ static int successors(const struct builder *b, struct det *t,
 	for (uint32_t k = 0; k < n; k++) {
 		const struct ulist *f = &b->pos[v[k]].fol;
 
+		t->ops += f->n;
 		for (uint32_t j = 0; j < f->n; j++) {
 			uint32_t q = f->v[j];
 
@@ -963,6 +989,7 @@ static int transitions(const struct builder *b, struct det *t,
 		if (id < 0)
 			return (int)id;
 		tn[(size_t)s * a->ncls + c] = (uint16_t)id;
+		t->ops += 4 + 2 * m;
 	}
 	return 0;
 }
@@ -977,7 +1004,9 @@ static void det_free(struct det *t)
 	free(t->accv);
 }
 
-static int determinize(struct builder *b, struct dfa_work *a, uint32_t max)
+/* -ETIME once *ops passes limit (see fc_dfa_build_limited). */
+static int determinize(struct builder *b, struct dfa_work *a, uint32_t max,
+		       uint64_t *ops, uint64_t limit)
 {
 	struct det t = {.stamp = calloc(b->npos, sizeof(*t.stamp)),
 			.cnt = malloc((a->ncls + 1) * sizeof(*t.cnt))};
@@ -993,6 +1022,7 @@ static int determinize(struct builder *b, struct dfa_work *a, uint32_t max)
 	if (!t.stamp || !t.cnt || !st->tab || !st->off)
 		goto out;
 	memset(st->tab, 0xff, st->mask * sizeof(*st->tab));
+	t.ops = st->mask / 8;
 	st->mask--;
 	st->a = 2;
 	st->off[0] = 0;
@@ -1010,10 +1040,20 @@ static int determinize(struct builder *b, struct dfa_work *a, uint32_t max)
 		uint32_t *v = st->pool + st->off[s],
 			 n = st->off[s + 1] - st->off[s];
 
+		size_t na0 = t.nacc;
+
 		if ((r = state_acc(b, &t, a, s, v, n)) < 0 ||
 		    (r = successors(b, &t, a, s, v, n)) < 0 ||
 		    (r = transitions(b, &t, a, s, max)) < 0)
 			goto out;
+		t.ops += 16 + n + (t.nacc - na0) + 4 * (uint64_t)t.nu +
+			 2 * (uint64_t)t.cnt[a->ncls];
+		for (uint32_t k = t.nu; k > 1; k /= 2)
+			t.ops += t.nu;
+		if (*ops + t.ops > limit) {
+			r = -ETIME;
+			goto out;
+		}
 	}
 	a->nstates = st->n;
 	{
@@ -1029,6 +1069,7 @@ static int determinize(struct builder *b, struct dfa_work *a, uint32_t max)
 		a->acc = malloc(sizeof(*a->acc));
 	r = a->acc ? 0 : -ENOMEM;
 out:
+	*ops += t.ops;
 	det_free(&t);
 	return r;
 }
@@ -1067,10 +1108,11 @@ static struct fc_dfa *pack(const struct dfa_work *w)
 	return a;
 }
 
-int fc_dfa_build(const char *const *re, const uint32_t *spec,
-		 const uint32_t *mode, uint32_t n, uint32_t max_states,
-		 bool *in, struct fc_dfa **out)
+int fc_dfa_build_limited(const char *const *re, const uint32_t *spec,
+			 const uint32_t *mode, uint32_t n, uint32_t max_states,
+			 uint64_t *budget, bool *in, struct fc_dfa **out)
 {
+	uint64_t ops = 0, limit = budget ? *budget : UINT64_MAX;
 	struct builder b = {0};
 	struct dfa_work a = {0};
 	uint64_t none[4] = {0};
@@ -1083,7 +1125,10 @@ int fc_dfa_build(const char *const *re, const uint32_t *spec,
 	r = new_pos(&b, none, &f); /* position 0: the start */
 	frag_free(&f);
 	for (uint32_t k = 0; r >= 0 && k < n; k++) {
+		size_t npos = b.npos;
+
 		r = add_spec(&b, re[k], spec[k], mode[k]);
+		ops += 8 + 2 * (uint64_t)(b.npos > npos ? b.npos - npos : 0);
 		in[k] = r >= 0;
 		if (r == -EDOM || r == -E2BIG)
 			r = 0;
@@ -1093,12 +1138,16 @@ int fc_dfa_build(const char *const *re, const uint32_t *spec,
 			a.acc_top = spec[k];
 	if (r >= 0) {
 		mark_univ(&b);
-		byte_classes(&b, &a);
+		r = byte_classes(&b, &a, &ops);
+	}
+	if (r >= 0 && ops > limit)
+		r = -ETIME;
+	if (r >= 0) {
 		/* rows must fit in 16 bits (below): give up as soon as the
 		 * states would not, rather than after the whole build */
 		if (max_states > 65536 / a.ncls)
 			max_states = 65536 / a.ncls;
-		r = determinize(&b, &a, max_states);
+		r = determinize(&b, &a, max_states, &ops, limit);
 	}
 	/* The table holds each target's row offset (fc.h): every offset must
 	 * fit in 16 bits. */
@@ -1114,7 +1163,17 @@ int fc_dfa_build(const char *const *re, const uint32_t *spec,
 			r = -ENOMEM;
 	}
 	work_free(&a);
+	if (budget)
+		*budget = ops > *budget ? 0 : *budget - ops;
 	return r;
+}
+
+int fc_dfa_build(const char *const *re, const uint32_t *spec,
+		 const uint32_t *mode, uint32_t n, uint32_t max_states,
+		 bool *in, struct fc_dfa **out)
+{
+	return fc_dfa_build_limited(re, spec, mode, n, max_states, NULL, in,
+				    out);
 }
 
 bool fc_dfa_valid(const struct fc_dfa *a, size_t avail, uint32_t nspec)

@@ -75,6 +75,14 @@ bool fc_dfa_valid(const struct fc_dfa *a, size_t avail, uint32_t nspec);
 int fc_dfa_build(const char *const *re, const uint32_t *spec,
 		 const uint32_t *mode, uint32_t n, uint32_t max_states,
 		 bool *in, struct fc_dfa **out);
+/*
+ * The same within a budget of work: *budget (in the builder's own
+ * units, "ops", a few instructions each) shrinks by the work done;
+ * -ETIME, and nothing built, once the build would take more.
+ */
+int fc_dfa_build_limited(const char *const *re, const uint32_t *spec,
+			 const uint32_t *mode, uint32_t n, uint32_t max_states,
+			 uint64_t *budget, bool *in, struct fc_dfa **out);
 /* Is re in the subset fc_dfa_build accepts? */
 bool fc_dfa_supported(const char *re);
 /* The specs whose regex matches all of [s, s + n), highest first. */

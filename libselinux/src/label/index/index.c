@@ -8,10 +8,10 @@
 /* ---- the radix trie ---- */
 
 /*
- * Built as linked nodes (struct bnode, in d's arena: thousands of them,
- * one malloc each cost as much as the rest of the build; their arrays
- * are malloc'd), then flattened into d->trie (struct fc_tnode, fc.h) and
- * freed.
+ * Built as linked nodes (struct bnode) and their arrays in a scratch
+ * arena of their own (thousands of them: a malloc, realloc and free each
+ * cost as much as the rest of the build), then flattened into d->trie
+ * (struct fc_tnode, index.h), and the arena freed whole.
  */
 struct bnode {
 	const char *label; /* edge label (points into a spec's lit) */
@@ -24,28 +24,64 @@ struct bnode {
 	uint32_t nspecs, aspecs;
 };
 
-static struct bnode *bnode_new(struct fc_data *d, const char *label,
+/* The scratch arena: chunks of 64 KiB or more, bump-allocated. */
+struct scratch {
+	struct fc_chunk *chunk;
+};
+
+static void *scratch_alloc(struct scratch *t, size_t n)
+{
+	struct fc_chunk *c = t->chunk;
+	size_t off = c ? (c->used + 7) & ~(size_t)7 : 0;
+
+	if (!c || off > c->size || c->size - off < n) {
+		size_t size = n > 65536 ? n : 65536;
+
+		c = malloc(sizeof(*c) + size);
+		if (!c)
+			return NULL;
+		c->size = size;
+		c->next = t->chunk;
+		t->chunk = c;
+		off = 0;
+	}
+	c->used = off + n;
+	return c->mem + off;
+}
+
+static void scratch_free(struct scratch *t)
+{
+	while (t->chunk) {
+		struct fc_chunk *n = t->chunk->next;
+
+		free(t->chunk);
+		t->chunk = n;
+	}
+}
+
+/* A copy of the n first elements (size each) of old in room for cap. */
+static void *scratch_grow(struct scratch *t, const void *old, size_t n,
+			  size_t cap, size_t size)
+{
+	void *p = scratch_alloc(t, cap * size);
+
+	if (p && n)
+		memcpy(p, old, n * size);
+	return p;
+}
+
+static struct bnode *bnode_new(struct scratch *t, const char *label,
 			       uint32_t len, uint32_t depth)
 {
-	struct bnode *n = fc_arena_alloc(d, sizeof(*n));
+	struct bnode *n = scratch_alloc(t, sizeof(*n));
 
 	if (!n)
 		return NULL;
+	memset(n, 0, sizeof(*n));
 	n->label = label;
 	n->label_len = len;
 	n->depth = depth;
 	return n;
-}
-
-static void bnode_free(struct bnode *n)
-{
-	if (!n)
-		return;
-	for (uint32_t i = 0; i < n->nchild; i++)
-		bnode_free(n->child[i]);
-	free(n->child);
-	free(n->keys);
-	free(n->specs);
 }
 
 /* The child whose label starts with c, and its slot in *pos. */
@@ -72,7 +108,8 @@ static struct bnode *bnode_child(const struct bnode *n, uint8_t c,
 }
 
 /* child and keys hold room for nchild rounded up to a power of two. */
-static int bnode_add_child(struct bnode *n, uint32_t pos, struct bnode *c)
+static int bnode_add_child(struct scratch *t, struct bnode *n, uint32_t pos,
+			   struct bnode *c)
 {
 	struct bnode **nc = n->child;
 	uint8_t *nk = n->keys;
@@ -80,13 +117,11 @@ static int bnode_add_child(struct bnode *n, uint32_t pos, struct bnode *c)
 	if (!(n->nchild & (n->nchild - 1))) {
 		uint32_t cap = n->nchild ? 2 * n->nchild : 1;
 
-		nc = realloc(n->child, cap * sizeof(*nc));
-		if (!nc)
+		nc = scratch_grow(t, n->child, n->nchild, cap, sizeof(*nc));
+		nk = scratch_grow(t, n->keys, n->nchild, cap, 1);
+		if (!nc || !nk)
 			return -ENOMEM;
 		n->child = nc;
-		nk = realloc(n->keys, cap);
-		if (!nk)
-			return -ENOMEM;
 		n->keys = nk;
 	}
 	memmove(nc + pos + 1, nc + pos, (n->nchild - pos) * sizeof(*nc));
@@ -97,11 +132,12 @@ static int bnode_add_child(struct bnode *n, uint32_t pos, struct bnode *c)
 	return 0;
 }
 
-static int bnode_add_spec(struct bnode *n, uint32_t idx)
+static int bnode_add_spec(struct scratch *t, struct bnode *n, uint32_t idx)
 {
 	if (n->nspecs == n->aspecs) {
 		uint32_t a = n->aspecs ? n->aspecs * 2 : 4;
-		uint32_t *ns = realloc(n->specs, a * sizeof(*ns));
+		uint32_t *ns =
+		    scratch_grow(t, n->specs, n->nspecs, a, sizeof(*ns));
 
 		if (!ns)
 			return -ENOMEM;
@@ -112,7 +148,7 @@ static int bnode_add_spec(struct bnode *n, uint32_t idx)
 	return 0;
 }
 
-static int trie_insert(struct fc_data *d, struct bnode *root, const char *s,
+static int trie_insert(struct scratch *t, struct bnode *root, const char *s,
 		       uint32_t len, uint32_t idx)
 {
 	struct bnode *n = root;
@@ -123,13 +159,13 @@ static int trie_insert(struct fc_data *d, struct bnode *root, const char *s,
 		uint32_t pos, k;
 
 		if (p == len)
-			return bnode_add_spec(n, idx);
+			return bnode_add_spec(t, n, idx);
 		c = bnode_child(n, s[p], &pos);
 		if (!c) {
-			c = bnode_new(d, s + p, len - p, len);
-			if (!c || bnode_add_child(n, pos, c) < 0)
+			c = bnode_new(t, s + p, len - p, len);
+			if (!c || bnode_add_child(t, n, pos, c) < 0)
 				return -ENOMEM;
-			return bnode_add_spec(c, idx);
+			return bnode_add_spec(t, c, idx);
 		}
 		for (k = 0;
 		     k < c->label_len && p + k < len && c->label[k] == s[p + k];
@@ -141,16 +177,13 @@ static int trie_insert(struct fc_data *d, struct bnode *root, const char *s,
 			continue;
 		}
 		/* Split c's edge after k bytes. */
-		mid = bnode_new(d, c->label, k, n->depth + k);
+		mid = bnode_new(t, c->label, k, n->depth + k);
 		if (!mid)
 			return -ENOMEM;
-		mid->child = malloc(sizeof(*mid->child));
-		mid->keys = malloc(1);
-		if (!mid->child || !mid->keys) {
-			free(mid->child);
-			free(mid->keys);
+		mid->child = scratch_alloc(t, sizeof(*mid->child));
+		mid->keys = scratch_alloc(t, 1);
+		if (!mid->child || !mid->keys)
 			return -ENOMEM;
-		}
 		mid->child[0] = c;
 		mid->nchild = 1;
 		c->label += k;
@@ -253,6 +286,7 @@ static int index_build(struct fc_data *d)
 	uint32_t *heads, *single;
 	char *lits;
 	size_t lits_cap = 1;
+	struct scratch t = {NULL};
 	struct bnode *root;
 	int r;
 
@@ -276,9 +310,11 @@ static int index_build(struct fc_data *d)
 		size *= 2;
 	d->heads = heads = malloc(size * sizeof(*heads));
 	d->single = single = malloc((d->nspec + 1) * sizeof(*single));
-	root = bnode_new(d, "", 0, 0);
-	if (!heads || !single || !root)
+	root = bnode_new(&t, "", 0, 0);
+	if (!heads || !single || !root) {
+		scratch_free(&t);
 		return -ENOMEM;
+	}
 	d->mask = size - 1;
 	memset(heads, 0xff, size * sizeof(*heads));
 	/* Ascending, so a chain's head is its highest index. */
@@ -305,11 +341,11 @@ static int index_build(struct fc_data *d)
 		if (s->kind == FC_SINGLE)
 			single[d->nsingle++] = i;
 		else if (s->kind == FC_TRIE)
-			r = trie_insert(d, root, fc_lit(d, s), s->lit_len, i);
+			r = trie_insert(&t, root, fc_lit(d, s), s->lit_len, i);
 	}
 	if (r >= 0)
 		r = trie_flatten(d, root);
-	bnode_free(root);
+	scratch_free(&t);
 	if (r < 0)
 		return r;
 	return fc_nstate_alloc(d);

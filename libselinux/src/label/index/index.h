@@ -281,8 +281,15 @@ static inline uint32_t fc_hash(const char *s, size_t n)
 		h = (h ^ w) * 0xff51afd7ed558ccdull;
 		h ^= h >> 32;
 	}
+	/* The last n < 8 bytes, as memcpy would lay them out (byte by
+	 * byte: memcpy of a variable length is a call). */
 	w = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (size_t k = 0; k < n; k++)
+		w |= (uint64_t)(uint8_t)s[k] << (8 * k);
+#else
 	memcpy(&w, s, n);
+#endif
 	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
 	h ^= h >> 29;
 	return (uint32_t)h;

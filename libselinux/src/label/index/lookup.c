@@ -238,14 +238,16 @@ static uint32_t above(uint32_t a, uint32_t b)
  * (its match limit) is where the reference's lookup would end, with
  * ENOENT, if it gets there: its index goes to *err (the highest so
  * far) and the search of v stops - a lower spec of v cannot win over
- * it, a higher spec of another source still can.
+ * it, a higher spec of another source still can.  *ops (if not NULL)
+ * grows by what the matches and compiles cost (node.h).
  */
 static int64_t each_one(struct fc_data *d, const uint32_t *v, uint32_t cnt,
 			const char *key, size_t keylen, uint32_t mode,
-			uint32_t best, uint32_t *err)
+			uint32_t best, uint32_t *err, uint64_t *ops)
 {
 	for (uint32_t i = 0; i < cnt; i++) {
 		uint32_t idx = v[i];
+		pcre2_code **res;
 		pcre2_code *re;
 		int rc;
 
@@ -255,6 +257,13 @@ static int64_t each_one(struct fc_data *d, const uint32_t *v, uint32_t cnt,
 			return fc_corrupt(d);
 		if (!fc_candidate(d, idx, key, keylen, mode))
 			continue;
+		if (ops) {
+			res = __atomic_load_n(&d->re, __ATOMIC_ACQUIRE);
+			*ops += FC_OPS_MATCH + keylen;
+			if (!res ||
+			    !__atomic_load_n(&res[idx], __ATOMIC_RELAXED))
+				*ops += FC_OPS_COMPILE;
+		}
 		re = fc_spec_re(d, idx);
 		if (!re && !fc_spec_bad(d, idx))
 			return -ENOMEM;
@@ -269,15 +278,6 @@ static int64_t each_one(struct fc_data *d, const uint32_t *v, uint32_t cnt,
 	return best;
 }
 
-/* How many lookups a node of nspecs specs answers in its stage before
- * the next. */
-static uint32_t stage_uses(uint32_t nspecs, int stage)
-{
-	if (stage == FC_NODE_WARM && nspecs <= FC_DFA_EAGER)
-		return FC_DFA_SMALL_AFTER;
-	return FC_DFA_WARMUP;
-}
-
 /* The highest spec of node k above best matching, or best; -errno on
  * error; a regex that cannot be matched goes to *err (each_one). */
 static int64_t node_match(struct fc_data *d, uint32_t k, const char *key,
@@ -290,37 +290,42 @@ static int64_t node_match(struct fc_data *d, uint32_t k, const char *key,
 	pcre2_code *code;
 	int stage = __atomic_load_n(&ns->built, __ATOMIC_ACQUIRE);
 
-	if ((stage == FC_NODE_WARM || stage == FC_NODE_SMALL) &&
-	    __atomic_add_fetch(&ns->uses, 1, __ATOMIC_RELAXED) <=
-		stage_uses(n->nspecs, stage))
-		goto interim;
-	if (stage != FC_NODE_BUILT) {
-		/* While another thread builds the automata (tens of ms for
-		 * a large node), the interim answers instead of waiting for
+	if (d->img && stage != FC_NODE_BUILT) {
+		/* an index image's set, attached on the node's first use */
+		pthread_mutex_lock(&d->lock);
+		fc_node_prepare(d, k);
+		pthread_mutex_unlock(&d->lock);
+		stage = __atomic_load_n(&ns->built, __ATOMIC_ACQUIRE);
+	} else if (stage != FC_NODE_BUILT && fc_node_due(d, k) &&
+		   !pthread_mutex_trylock(&d->lock)) {
+		/* While another thread builds (tens of ms for a large
+		 * node), the stage there is answers instead of waiting for
 		 * the lock. */
-		if (stage != FC_NODE_WARM && stage != FC_NODE_SMALL)
-			pthread_mutex_lock(&d->lock);
-		else if (pthread_mutex_trylock(&d->lock))
-			goto interim;
 		fc_node_prepare(d, k);
 		pthread_mutex_unlock(&d->lock);
 		stage = __atomic_load_n(&ns->built, __ATOMIC_ACQUIRE);
 	}
-interim:
 	if (stage == FC_NODE_BAD)
 		return fc_corrupt(d);
-	if (stage == FC_NODE_WARM) {
-		int64_t m;
+	if (stage == FC_NODE_COLD || stage == FC_NODE_WARM) {
+		uint64_t ops = 0;
+		int64_t m = -EAGAIN;
 
 		if (best != NONE && fc_node_specs(d, k)[0] <= best)
 			return best;
-		m = combined_match(d, n->depth, ns->warm, key, keylen, mode,
-				   best);
-		return m != -EAGAIN
-			   ? m
-			   : each_one(d, fc_node_specs(d, k), n->nspecs, key,
-				      keylen, mode, best, err);
+		if (stage == FC_NODE_WARM) {
+			ops = FC_OPS_MATCH + keylen + 2 * (uint64_t)n->nspecs;
+			m = combined_match(d, n->depth, ns->warm, key, keylen,
+					   mode, best);
+		}
+		if (m == -EAGAIN)
+			m = each_one(d, fc_node_specs(d, k), n->nspecs, key,
+				     keylen, mode, best, err, &ops);
+		__atomic_add_fetch(&ns->work, ops, __ATOMIC_RELAXED);
+		return m;
 	}
+	if (stage == FC_NODE_SMALL)
+		__atomic_add_fetch(&ns->uses, 1, __ATOMIC_RELAXED);
 	t = __atomic_load_n(&ns->set, __ATOMIC_ACQUIRE);
 	if (!t || !t->rest)
 		return -ENOMEM;
@@ -337,7 +342,8 @@ interim:
 			return m;
 	}
 	/* The combined regex failed to build or to match: one at a time. */
-	return each_one(d, t->rest, t->nrest, key, keylen, mode, best, err);
+	return each_one(d, t->rest, t->nrest, key, keylen, mode, best, err,
+			NULL);
 }
 
 /* The highest exact spec for key and mode, or NONE; *bad set if an
@@ -540,7 +546,8 @@ int fc_index_lookup(struct fc_data *d, const char *key, size_t keylen,
 	best = exact(d, key, keylen, mode);
 	if (best == CORRUPT)
 		return fc_corrupt(d);
-	m = each_one(d, d->single, d->nsingle, key, keylen, mode, best, &err);
+	m = each_one(d, d->single, d->nsingle, key, keylen, mode, best, &err,
+		     NULL);
 	if (m < 0)
 		return m;
 	c.v = c.stack;

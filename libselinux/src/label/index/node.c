@@ -1,6 +1,6 @@
-/* label/index/node.c: a trie node's matchers, built on the node's first
- * uses and moved on by stages (node.h): its combined regex, its
- * automata, or an index image's set attached. */
+/* label/index/node.c: a trie node's matchers, built once they have paid
+ * for themselves and moved on by stages (node.h): its combined regex,
+ * its automata, or an index image's set attached. */
 #include <string.h>
 
 #include "image.h"
@@ -106,26 +106,30 @@ static bool stem_sure(const struct fc_data *d, uint32_t i)
 }
 
 /* The automata of the cnt specs from spec (see fc.h), appended to t's;
- * in[k] false for the specs left to PCRE2.  0 or -ENOMEM. */
+ * in[k] false for the specs left to PCRE2.  0, -ENOMEM, or -ETIME when
+ * the work would pass *budget (NULL: none; see fc_dfa_build_limited). */
 static int build_dfas(struct fc_set *t, const char **re, const uint32_t *spec,
 		      const uint32_t *mode, uint32_t cnt, bool *in,
-		      uint32_t max_states)
+		      uint32_t max_states, uint64_t *budget)
 {
 	struct fc_dfa *a;
 	const struct fc_dfa **v;
 	bool any = false;
-	int r = fc_dfa_build(re, spec, mode, cnt, max_states, in, &a);
+	int r = fc_dfa_build_limited(re, spec, mode, cnt, max_states, budget,
+				     in, &a);
 
 	if (r == -E2BIG && cnt > 1) {
 		uint32_t h = cnt / 2;
 
-		r = build_dfas(t, re, spec, mode, h, in, max_states);
+		t->split = true;
+		r = build_dfas(t, re, spec, mode, h, in, max_states, budget);
 		if (r >= 0)
 			r = build_dfas(t, re + h, spec + h, mode + h, cnt - h,
-				       in + h, max_states);
+				       in + h, max_states, budget);
 		return r;
 	}
 	if (r == -E2BIG) {
+		t->split = true;
 		in[0] = false;
 		return 0;
 	}
@@ -147,11 +151,12 @@ static int build_dfas(struct fc_set *t, const char **re, const uint32_t *spec,
 	return 0;
 }
 
-/* Build node k's automata (at most max_states states each) and the
- * combined regex of the rest (under d->lock), and publish them as its
- * set, then stage as its stage. */
-static void node_build(struct fc_data *d, uint32_t k, uint32_t max_states,
-		       int stage)
+/* Build node k's automata (at most max_states states each, within
+ * *budget when budget is not NULL) and the combined regex of the rest
+ * (under d->lock), and publish them as its set, then stage as its
+ * stage.  -ETIME: over budget, nothing changed. */
+static int node_build(struct fc_data *d, uint32_t k, uint32_t max_states,
+		      int stage, uint64_t *budget)
 {
 	struct fc_nstate *ns = &d->ns[k];
 	uint32_t nspecs = d->trie.node[k].nspecs;
@@ -161,6 +166,7 @@ static void node_build(struct fc_data *d, uint32_t k, uint32_t max_states,
 	_cleanup_free_ uint32_t *mode = calloc(nspecs, sizeof(*mode));
 	struct fc_set *t = calloc(1, sizeof(*t));
 	uint32_t *rest = malloc(nspecs * sizeof(*rest));
+	int r = 0;
 
 	if (!t || !rest) {
 		/* Out of memory: keep the set there is, and its stage (a
@@ -182,14 +188,20 @@ static void node_build(struct fc_data *d, uint32_t k, uint32_t max_states,
 			if (!stem_sure(d, j))
 				mode[i] |= FC_DFA_NODOM;
 		}
-		if (build_dfas(t, re, specs, mode, nspecs, in, max_states) <
-		    0) {
+		r = build_dfas(t, re, specs, mode, nspecs, in, max_states,
+			       budget);
+		if (r < 0) {
 			for (uint32_t i = 0; i < t->ndfa; i++)
 				fc_dfa_free((struct fc_dfa *)t->dfa[i]);
 			free((void *)t->dfa);
 			t->dfa = NULL;
 			t->ndfa = 0;
 			memset(in, 0, nspecs * sizeof(*in));
+			if (r == -ETIME) {
+				free(rest);
+				free(t);
+				return r;
+			}
 		}
 	}
 	for (uint32_t i = 0; i < nspecs; i++)
@@ -203,6 +215,7 @@ static void node_build(struct fc_data *d, uint32_t k, uint32_t max_states,
 	__atomic_store_n(&ns->set, t, __ATOMIC_RELEASE);
 out:
 	__atomic_store_n(&ns->built, stage, __ATOMIC_RELEASE);
+	return 0;
 }
 
 /*
@@ -269,12 +282,39 @@ bad:
 	__atomic_store_n(&d->ns[k].built, FC_NODE_BAD, __ATOMIC_RELEASE);
 }
 
-/* Under d->lock: move node k on from the stage it is in (see
- * FC_NODE_WARM, FC_NODE_SMALL). */
+/* The work at which node k tries automata next. */
+static uint64_t next_try(const struct fc_nstate *ns)
+{
+	uint64_t next = __atomic_load_n(&ns->next, __ATOMIC_RELAXED);
+
+	return next ? next : FC_OPS_FIRST;
+}
+
+bool fc_node_due(const struct fc_data *d, uint32_t k)
+{
+	const struct fc_nstate *ns = &d->ns[k];
+	uint32_t nspecs = d->trie.node[k].nspecs;
+	uint64_t work = __atomic_load_n(&ns->work, __ATOMIC_RELAXED);
+
+	switch (__atomic_load_n(&ns->built, __ATOMIC_ACQUIRE)) {
+	case FC_NODE_COLD:
+		return work >= next_try(ns) ||
+		       (nspecs > FC_DFA_SMALL &&
+			work >= (uint64_t)nspecs * FC_OPS_WARM);
+	case FC_NODE_WARM:
+		return work >= next_try(ns);
+	case FC_NODE_SMALL:
+		return __atomic_load_n(&ns->uses, __ATOMIC_RELAXED) >=
+		       FC_DFA_REBUILD;
+	}
+	return false;
+}
+
 void fc_node_prepare(struct fc_data *d, uint32_t k)
 {
 	struct fc_nstate *ns = &d->ns[k];
 	uint32_t nspecs = d->trie.node[k].nspecs;
+	uint64_t budget;
 
 	if (ns->built == FC_NODE_BUILT || ns->built == FC_NODE_BAD)
 		return;
@@ -286,20 +326,40 @@ void fc_node_prepare(struct fc_data *d, uint32_t k)
 		node_attach(d, k);
 		return;
 	}
-	if (ns->built == 0 && nspecs > FC_DFA_SMALL) {
-		ns->warm = combined_build(d, fc_node_specs(d, k), nspecs, true);
-		if (ns->warm) {
-			__atomic_store_n(&ns->built, FC_NODE_WARM,
-					 __ATOMIC_RELEASE);
-			return;
-		}
-	}
-	if ((ns->built == 0 || ns->built == FC_NODE_WARM) &&
-	    nspecs > FC_DFA_SMALL && nspecs <= FC_DFA_EAGER) {
-		node_build(d, k, FC_DFA_SMALL_STATES, FC_NODE_SMALL);
+	if (!fc_node_due(d, k))
+		return;
+	if (ns->built == FC_NODE_SMALL) {
+		node_build(d, k, FC_DFA_MAX_STATES, FC_NODE_BUILT, NULL);
 		return;
 	}
-	node_build(d, k, FC_DFA_MAX_STATES, FC_NODE_BUILT);
+	budget = __atomic_load_n(&ns->work, __ATOMIC_RELAXED);
+	if (budget >= next_try(ns)) {
+		budget /= FC_RENT;
+		int r = node_build(d, k, FC_DFA_SMALL_STATES, FC_NODE_SMALL,
+				   &budget);
+
+		if (r == 0) {
+			/* a set that needed no split is final */
+			struct fc_set *t = ns->set;
+
+			if (t && !t->split)
+				__atomic_store_n(&ns->built, FC_NODE_BUILT,
+						 __ATOMIC_RELEASE);
+			return;
+		}
+		/* over budget: again once the work has doubled */
+		__atomic_store_n(
+		    &ns->next, 2 * __atomic_load_n(&ns->work, __ATOMIC_RELAXED),
+		    __ATOMIC_RELAXED);
+	}
+	if (ns->built == FC_NODE_COLD && nspecs > FC_DFA_SMALL &&
+	    __atomic_load_n(&ns->work, __ATOMIC_RELAXED) >=
+		(uint64_t)nspecs * FC_OPS_WARM) {
+		ns->warm = combined_build(d, fc_node_specs(d, k), nspecs, true);
+		if (ns->warm)
+			__atomic_store_n(&ns->built, FC_NODE_WARM,
+					 __ATOMIC_RELEASE);
+	}
 }
 
 /* The combined regex of set t's rest, built on first need (an index
@@ -341,7 +401,8 @@ int fc_index_build_all(struct fc_data *d)
 		}
 		d->ns[k].noted = true;
 		if (d->ns[k].built != FC_NODE_BUILT)
-			node_build(d, k, FC_DFA_MAX_STATES, FC_NODE_BUILT);
+			node_build(d, k, FC_DFA_MAX_STATES, FC_NODE_BUILT,
+				   NULL);
 		if (!d->ns[k].set || !d->ns[k].set->rest)
 			r = -ENOMEM;
 	}

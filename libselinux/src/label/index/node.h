@@ -27,11 +27,11 @@
  * quantifiers, POSIX classes...) stays in a combined PCRE2 regex of the
  * node's remaining specs, tried only when it may hold a higher index.
  *
- * Why built whole, per node, on the node's first use:
+ * Why built whole, per node, once it has paid for itself (below):
  *  - per node, because a node's specs share the prefix: the alphabet
- *    (byte classes, 10-40) and the sets of positions stay small, and a
- *    lookup builds only the nodes on its path (open + first lookup stays
- *    cheap; a whole-file automaton would be built for every path);
+ *    (byte classes, 10-40) and the sets of positions stay small, and
+ *    lookups build only the nodes on their paths (a whole-file automaton
+ *    would be built for every path);
  *  - whole (all states reachable, not lazily per transition), because
  *    refpolicy's largest node needs a few hundred states: immutable once
  *    published, concurrent lookups on one handle read it without a lock
@@ -49,42 +49,54 @@
  */
 #define FC_DFA_MAX_STATES 2048
 /*
- * Why not built on a node's very first use: a large node's automata
- * cost far more to build than its combined PCRE2 regex of all its specs
- * (refpolicy's /usr/ node, split again and again under the cap: ~20 ms
- * against ~1 ms), and one restorecon or matchpathcon of a single file
- * would pay for it.  So a node of more than FC_DFA_EAGER specs first
- * gets that combined regex (stage FC_NODE_WARM) and answers its first
- * FC_DFA_WARMUP lookups with it, as before the automata; then the
- * automata are built (stage FC_NODE_BUILT) and the combined regex is
- * kept, unused, until the handle closes (a concurrent lookup may still
- * be in it).  Both give the same answer: the highest matching spec.
- * While one thread builds, the others do not wait for the lock: they go
- * on with the combined regex (a parallel restorecon's second thread
- * would otherwise stand still for the whole build).
- */
-#define FC_DFA_EAGER 32
-#define FC_DFA_WARMUP 64
-/*
- * A node of FC_DFA_SMALL to FC_DFA_EAGER specs answers its first
- * FC_DFA_SMALL_AFTER lookups with its warm regex (a single matchpathcon
- * or restorecon pays no automaton), then gets automata of at most
- * FC_DFA_SMALL_STATES states each (stage FC_NODE_SMALL: more of them,
- * smaller, quick to build), and after FC_DFA_WARMUP lookups in all is
- * built again at FC_DFA_MAX_STATES (fewer automata to walk).  A build's cost is
- * mostly attempts that grow past the cap and are split, each costing about the
- * cap's states: refpolicy's /usr/ node (26 specs like "(.* /)?bin(/.*)?",
- * ".*\.cgi" and
- * ".* /gems/.* /passenger-.* /agents/...", whose positions combine) takes
- * 4.6 ms at 256 states a piece (8 pieces) against 20 ms at 2048 (4
- * pieces), while its warm regex took 3.5 us on a 130-byte path that only
- * "/usr/.*" matches (the slowest lookup of the deep-path corpus); kept
- * at 256, such nodes made the mean lookup 20% slower.  The first set is
- * kept, unused, until the handle closes (a lookup may still be in it).
+ * When a node's matchers are built: when they have paid for themselves,
+ * as a JIT compiler decides (a tiered ski rental).  A node starts COLD
+ * (stage 0): its specs are matched one by one, highest first, each
+ * regex compiled on its own on first need - what the releases do, and
+ * cheap for the few lookups of a short-lived process (matchpathcon,
+ * restorecon of one file, install -Z).  Every lookup through it adds
+ * what it cost to the node's work (in "ops", the automaton builder's
+ * unit, about 20 instructions: FC_OPS_MATCH and FC_OPS_COMPILE below,
+ * measured with callgrind on refpolicy: a PCRE2 match of a spec costs
+ * ~3,300 instructions, a compile ~10,700).  Then:
+ *  - a node of more than FC_DFA_SMALL specs gets its combined regex of
+ *    all specs (JIT-compiled where allowed: stage FC_NODE_WARM) once its
+ *    work passes what that costs to build (FC_OPS_WARM a spec), and
+ *    answers with it, one match a lookup;
+ *  - once the work passes fc_nstate.next, its automata are built
+ *    (stage FC_NODE_SMALL: at most FC_DFA_SMALL_STATES states each)
+ *    within a budget of 1/FC_RENT of that work: what they cost is only
+ *    known by building them (a few thousand ops for a node of one spec,
+ *    millions for refpolicy's /usr/), so a build that would cost more
+ *    is given up and tried again once the work has doubled.  What the
+ *    node spends, attempts included, stays within a few times what it
+ *    would have spent knowing the cost in advance; paying the rent
+ *    FC_RENT times over before buying favours the short-lived process
+ *    (callgrind, refpolicy, the lookups of N = 100, 1000, 10000,
+ *    50000: FC_RENT 2 and FC_OPS_WARM 750 took 21%, 8%, 8% and 10%
+ *    fewer instructions than 1 and 1500, and N = 10 as many).
+ * A node whose automata had to be split (a spec or a run of specs past
+ * FC_DFA_SMALL_STATES states) is built again at FC_DFA_MAX_STATES
+ * (stage FC_NODE_BUILT: fewer, larger automata, walked faster) after
+ * FC_DFA_REBUILD lookups through it; the others are final.  Every stage
+ * gives the same answer: the highest matching spec.  An older set or
+ * the combined regex stays, unused, until the handle closes (a
+ * concurrent lookup may still be in it), and while one thread builds,
+ * the others go on with the stage there is instead of waiting.
  */
 #define FC_DFA_SMALL 16
-#define FC_DFA_SMALL_AFTER 1
 #define FC_DFA_SMALL_STATES 256
+#define FC_DFA_REBUILD 1024
+/* A match and a compile of one spec, in ops (+ the key's length: PCRE2
+ * looks at its bytes); the work, a spec, that pays for the combined
+ * regex (JIT-compiled: several times a compile); the first attempt at
+ * automata; how many times the rent is paid over before buying. */
+#define FC_OPS_MATCH 100
+#define FC_OPS_COMPILE 500
+#define FC_OPS_WARM 750
+#define FC_OPS_FIRST 1024
+#define FC_RENT 2
+#define FC_NODE_COLD 0
 #define FC_NODE_WARM 1
 #define FC_NODE_BUILT 2
 #define FC_NODE_SMALL 3
@@ -95,9 +107,12 @@
 /*
  * What a node matches with, and how far it is (the node's mutable state,
  * fc_data.ns[k], apart from the flat trie).
- *  warm: the combined regex of all specs, while built is FC_NODE_WARM,
- *   then unused (see FC_DFA_WARMUP); uses counts the lookups it (or the
- *   FC_NODE_SMALL set) answered.
+ *  warm: the combined regex of all specs (FC_NODE_WARM), then unused.
+ *  work: the ops spent matching the node while COLD or WARM, and uses
+ *   the lookups through a split FC_NODE_SMALL set (__atomic, relaxed:
+ *   a count lost to a race only moves a build a little); next: the work
+ *   at which automata are tried next (0: FC_OPS_FIRST), under
+ *   fc_data.lock.
  *  set: the automata and the rest, built under fc_data.lock and published
  *   with a release store of set (then of built: FC_NODE_SMALL or
  *   FC_NODE_BUILT), read-only afterwards; an older set stays, unused, in
@@ -108,6 +123,7 @@
 struct fc_nstate {
 	pcre2_code *warm;
 	struct fc_set *set;
+	uint64_t work, next;
 	uint32_t uses;
 	uint8_t built;
 	bool noted; /* in fc_data.used_nodes */
@@ -130,6 +146,8 @@ struct fc_set {
 	pcre2_code *code;
 	int code_state;
 	bool owned; /* dfa[i] and rest are this set's (not an image's) */
+	bool split; /* some automaton was split or left a spec out for its
+		     * size (FC_NODE_SMALL: built again larger) */
 	struct fc_set *older;
 };
 #define FC_CODE_NONE 0
@@ -156,9 +174,12 @@ int fc_nstate_alloc(struct fc_data *d);
 void fc_nstate_free(struct fc_data *d);
 
 /* node.c */
-/* Under d->lock: move node k on from the stage it is in (see
- * FC_NODE_WARM, FC_NODE_SMALL). */
+/* Under d->lock: move node k on from the stage it is in, if its work
+ * says so (see FC_NODE_COLD). */
 void fc_node_prepare(struct fc_data *d, uint32_t k);
+/* Is node k's work (or use count) at its next step?  Asked without the
+ * lock, before taking it. */
+bool fc_node_due(const struct fc_data *d, uint32_t k);
 /* The combined regex of set t's rest, built on first need (an index
  * image's sets come without it): NULL if it cannot be (then each regex
  * is matched on its own). */

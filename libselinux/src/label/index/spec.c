@@ -14,6 +14,18 @@ static bool is_meta(char c)
 	return fc_meta[(uint8_t)c];
 }
 
+/* What simple_regex() looks at: every other character is an atom. */
+static const uint8_t regex_special[256] = {
+    ['\\'] = 1, ['('] = 1, [')'] = 1, ['|'] = 1, ['['] = 1, ['^'] = 1,
+    ['$'] = 1,	['?'] = 1, ['*'] = 1, ['+'] = 1, ['{'] = 1,
+};
+
+/* Where a fixed prefix may end: a meta character, ')' or a backslash. */
+static const uint8_t lit_stop[256] = {
+    ['.'] = 1, ['^'] = 1, ['$'] = 1, ['?'] = 1,	 ['*'] = 1, ['+'] = 1,
+    ['|'] = 1, ['['] = 1, ['('] = 1, ['{'] = 1,	 [')'] = 1, ['\\'] = 1,
+};
+
 /* A new chunk of at least n bytes in front of d's arena. */
 static struct fc_chunk *chunk_new(struct fc_data *d, size_t n)
 {
@@ -284,6 +296,13 @@ static bool simple_regex(const char *re, bool *toplevel)
 		char c = re[i];
 		size_t n;
 
+		/* a run of ordinary characters (the default case below) */
+		if (!regex_special[(uint8_t)c]) {
+			while (re[++i] && !regex_special[(uint8_t)re[i]])
+				;
+			can_q = true;
+			continue;
+		}
 		switch (c) {
 		case '\\':
 			if (!re[i + 1])
@@ -368,6 +387,10 @@ static bool maybe_too_large(const char *re, size_t len)
 {
 	uint64_t bound = 40 * (uint64_t)len;
 
+	/* (nearly every spec: no repeat count, the bound is the length's) */
+	if (!memchr(re, '{', len))
+		return bound > 32768;
+
 	for (size_t i = 0; i < len && bound <= 32768; i++) {
 		unsigned long n = 0;
 
@@ -434,22 +457,27 @@ int fc_spec_analyze(struct fc_data *d, struct fc_spec *sp, struct fc_ix *s,
 	 * then matches its node with an empty remainder. */
 	s->rem_off = len;
 	s->hnext = UINT32_MAX;
-	for (i = 0; i < len; i++) {
-		unsigned char c = re[i];
+	/* (a run of plain characters at a time: a spec's few hundred
+	 * instructions of analysis, times every spec, are most of the
+	 * index's build) */
+	for (i = 0; i < len;) {
+		size_t run = i;
 
-		if (c == '\\') {
-			if (i + 1 == len || is_alnum(re[i + 1]))
-				break;
-			last_tok = i;
-			tok_lit = lit_len;
-			lit[lit_len++] = re[++i];
-			continue;
+		while (i < len && !lit_stop[(uint8_t)re[i]])
+			i++;
+		if (i > run) {
+			memcpy(lit + lit_len, re + run, i - run);
+			lit_len += i - run;
+			last_tok = i - 1;
+			tok_lit = lit_len - 1;
 		}
-		if (is_meta(c) || c == ')')
+		if (i == len || re[i] != '\\' || i + 1 == len ||
+		    is_alnum(re[i + 1]))
 			break;
 		last_tok = i;
 		tok_lit = lit_len;
-		lit[lit_len++] = c;
+		lit[lit_len++] = re[i + 1];
+		i += 2;
 	}
 	if (i < len) {
 		fixed = false;
