@@ -1,8 +1,9 @@
 #!/bin/sh
-# ThreadSanitizer over the AVC: every source of libselinux/src compiled
-# again with -fsanitize=thread, linked with avc_stress.c, run against
-# kernel/'s server on POLICY for SECONDS with READERS threads.  Any report
-# fails (halt_on_error), and so does a stale decision (avc_stress.c).
+# ThreadSanitizer over the AVC: every source of libselinux/src, at any
+# depth (label/file, label/index), compiled again with -fsanitize=thread,
+# linked with avc_stress.c, run against kernel/'s server on POLICY for
+# SECONDS with READERS threads.  Any report fails (halt_on_error), and so
+# does a stale decision (avc_stress.c).
 #   tests/integration/avc/tsan.sh BUILDDIR POLICY [SECONDS [READERS]]
 set -eu
 src=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -19,7 +20,7 @@ rel=$(sed -n 's/^#define SELINUX_RELEASE //p' "$build/include/selinux/release.h"
 "$cc" -g -O1 -fsanitize=thread -D_GNU_SOURCE -pthread -DSELINUX_COMPAT="$rel" \
 	-I"$src/include" -I"$build/include" -I"$src/libselinux/src" -I"$build/libselinux" \
 	"$src/tests/integration/avc/avc_stress.c" \
-	"$src"/libselinux/src/*/*.c \
+	$(find "$src/libselinux/src" -name '*.c' | sort) \
 	-lpcre2-8 -laudit -ldl -o "$tmp/avc_stress"
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
 	SELINUXFSD=${SELINUXFSD:-$build/kernel/server/selinuxfsd} \
