@@ -322,7 +322,8 @@ int fc_mode_from_string(const char *t, uint32_t *mode);
 const char *fc_mode_to_string(uint32_t mode);
 /* "^regex$" with the reference's flags; NULL and *err, *erroff on error. */
 pcre2_code *fc_compile(const char *regex, int *err, size_t *erroff);
-/* Spec i's regex, compiled on first use; NULL if PCRE2 rejects it. */
+/* Spec i's regex, compiled on first use; NULL if PCRE2 rejects it
+ * (fc_spec_bad then true) or out of memory (false: tried again). */
 pcre2_code *fc_spec_re(struct fc_data *d, uint32_t i);
 /* Did PCRE2 reject spec i's regex (fc_spec_re returned NULL)? */
 bool fc_spec_bad(struct fc_data *d, uint32_t i);

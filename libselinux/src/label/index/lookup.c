@@ -108,9 +108,10 @@ static int callout(pcre2_callout_block *cb, void *p)
 	return 0;
 }
 
-/* One regex on its own: 1 match, 0 none; -ENOENT when PCRE2 fails to
- * match it (its match limit: a catastrophic regex), where the reference
- * gives up the lookup with ENOENT. */
+/* One regex on its own: 1 match, 0 none; -ENOMEM without memory for
+ * the match (this thread's match data, PCRE2's heap); -ENOENT when
+ * PCRE2 fails to match it otherwise (its match limit: a catastrophic
+ * regex), where the reference gives up the lookup with ENOENT. */
 static int match_one(pcre2_code *re, const char *key, size_t keylen,
 		     uint32_t opts)
 {
@@ -126,6 +127,8 @@ static int match_one(pcre2_code *re, const char *key, size_t keylen,
 		return 0;
 	if (rc == PCRE2_ERROR_PARTIAL)
 		return 2;
+	if (rc == PCRE2_ERROR_NOMEMORY)
+		return -ENOMEM;
 	return -ENOENT;
 }
 
@@ -268,6 +271,8 @@ static int64_t each_one(struct fc_data *d, const uint32_t *v, uint32_t cnt,
 		if (!re && !fc_spec_bad(d, idx))
 			return -ENOMEM;
 		rc = re ? match_one(re, key, keylen, 0) : -ENOENT;
+		if (rc == -ENOMEM)
+			return rc;
 		if (rc < 0) {
 			*err = above(*err, idx);
 			return best;

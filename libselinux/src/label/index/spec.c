@@ -625,8 +625,11 @@ pcre2_code *fc_spec_re(struct fc_data *d, uint32_t i)
 	re = d->re[i];
 	if (!re) {
 		re = fc_compile(fc_regex(d, i), &err, &off);
-		__atomic_store_n(&d->re[i], re ? re : FC_RE_BAD,
-				 __ATOMIC_RELEASE);
+		/* out of memory is no verdict on the regex: tried again */
+		if (re || (err != PCRE2_ERROR_NOMEMORY &&
+			   err != PCRE2_ERROR_HEAP_FAILED))
+			__atomic_store_n(&d->re[i], re ? re : FC_RE_BAD,
+					 __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&d->lock);
 	return re == FC_RE_BAD ? NULL : re;
