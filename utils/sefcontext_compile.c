@@ -122,8 +122,9 @@ static const char *policy_file;
 static void usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-iINUV] [-F version] [-o out_file] [-p policy_file] "
+		"usage: %s [-iINV] [-F version] [-o out_file] [-p policy_file] "
 		"fc_file\n"
+		"       %s -U fc_file\n"
 		"Where:\n\t"
 		"-o       Optional file name of the PCRE formatted binary\n\t"
 		"         file to be output. If not specified the default\n\t"
@@ -147,7 +148,7 @@ static void usage(const char *prog)
 		"-N       Do not write the index image.\n\t"
 		"-U       Make the index image fresh (only if it is not).\n\t"
 		"fc_file  The text based file contexts file to be processed.\n",
-		prog,
+		prog, prog,
 		rel_bin_version() == 6
 		    ? "-F       Binary output format version: 5 (read by\n\t"
 		      "         libselinux 2.7 to 3.7) or 6 (the default,\n\t"
