@@ -378,6 +378,7 @@ static void detach_installer(const uint8_t *img, size_t len, const char *inst,
 static bool borrow_subs_dist(const char *base, const char *inst)
 {
 	char *from = NULL, *to = NULL, *tmp = NULL;
+	const char *what;
 	bool made = false;
 	int in = -1, out = -1;
 	char buf[8192];
@@ -397,10 +398,11 @@ static bool borrow_subs_dist(const char *base, const char *inst)
 			k = -1;
 			break;
 		}
-	if (k == 0 && fchmod(out, 0644) == 0 && close(out) == 0) {
-		out = -1;
-		made = rename(tmp, to) == 0;
-	}
+	if (k == 0 && fchmod(out, 0644) == 0)
+		made = lbl_fc_install(out, tmp, to, &what) == 0;
+	if (out >= 0 && close(out) < 0)
+		made = false;
+	out = -1;
 	if (!made)
 		unlink(tmp);
 out:

@@ -88,16 +88,8 @@ static int write_bin(struct fc_data *d, const char *out, int version,
 		*what = "fchmod";
 		r = -errno;
 	}
-	/* On the disk before it has the name: after a crash, out is the
-	 * old file or the whole new one, never a part. */
-	if (r >= 0 && fsync(fd) < 0) {
-		*what = "fsync";
-		r = -errno;
-	}
-	if (r >= 0 && rename(tmp, out) < 0) {
-		*what = "rename";
-		r = -errno;
-	}
+	if (r >= 0)
+		r = lbl_fc_install(fd, tmp, out, what);
 	if (r < 0)
 		unlink(tmp);
 	return r;

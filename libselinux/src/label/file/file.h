@@ -57,4 +57,13 @@ int lbl_fc_restamp_index(const uint8_t *img, size_t len, const char *base,
  * when base was indexed again (lbl_fc_write_index); or -errno with *why. */
 int lbl_fc_refresh_index(const char *base, const char **why);
 
+/* durable.c: the file written through fd, named tmp (beside path),
+ * synced and renamed over path, then path's directory synced, so that
+ * after a crash path is the old file or the whole new one, and once
+ * this returns, the new one.  fd stays open (the caller closes it; tmp
+ * is the caller's to unlink on failure).  0 or -errno, *what naming
+ * the call that failed ("fsync", "rename"). */
+int lbl_fc_install(int fd, const char *tmp, const char *path,
+		   const char **what);
+
 #endif

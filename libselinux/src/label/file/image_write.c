@@ -228,6 +228,7 @@ int lbl_fc_index_image(const char *base, uint8_t **img, size_t *len,
 int lbl_fc_put_index(const char *path, const uint8_t *img, size_t len)
 {
 	_cleanup_free_ char *tmp = NULL;
+	const char *what;
 	int r, fd;
 
 	if (asprintf(&tmp, "%sXXXXXX", path) < 0)
@@ -238,9 +239,9 @@ int lbl_fc_put_index(const char *path, const uint8_t *img, size_t len)
 	r = fc_write_all(fd, img, len);
 	if (r >= 0 && fchmod(fd, 0644) < 0)
 		r = -errno;
+	if (r >= 0)
+		r = lbl_fc_install(fd, tmp, path, &what);
 	if (close(fd) < 0 && r >= 0)
-		r = -errno;
-	if (r >= 0 && rename(tmp, path) < 0)
 		r = -errno;
 	if (r < 0)
 		unlink(tmp);
