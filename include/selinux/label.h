@@ -106,6 +106,15 @@ extern void selabel_close(struct selabel_handle *handle);
  *       selabel_close(h);
  *       return 0;
  *   }
+ *
+ * A file_contexts handle opened on an index image (file_contexts.idx,
+ * written by sefcontext_compile) maps it shared for the handle's life.
+ * If that file is truncated in place under it (cp over it: open with
+ * O_TRUNC, then write), the next lookup touching a page past its new
+ * end kills the process with SIGBUS, as 3.8.1 and 3.11 do on their
+ * mapped .bin; the library installs no signal handler.  Replace the
+ * file by a rename (sefcontext_compile does, install(1) and cp
+ * --remove-destination too): open handles keep the old file.
  */
 extern int selabel_lookup(struct selabel_handle *handle, char **con,
 			  const char *key, int type);
