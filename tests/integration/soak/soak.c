@@ -603,6 +603,16 @@ static int image_mapped(void)
 	return found;
 }
 
+/* The test's directory goes at any exit (a failure's too). */
+static void remove_work(void)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", work);
+	if (system(cmd))
+		fprintf(stderr, "soak: could not remove %s\n", work);
+}
+
 static void wait_policyload(unsigned want)
 {
 	/* The AVC thread delivers the event; a minute without it is a
@@ -650,6 +660,7 @@ int main(int argc, char **argv)
 		 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
 	if (!mkdtemp(work))
 		return perror(work), 2;
+	atexit(remove_work);
 	snprintf(pdir, sizeof(pdir), "%s/policy", work);
 	snprintf(fc, sizeof(fc), "%s/file_contexts", pdir);
 	snprintf(root, sizeof(root), "%s/tree", work);
@@ -822,12 +833,5 @@ int main(int argc, char **argv)
 	avc_destroy();
 	free(pol[0]);
 	free(pol[1]);
-	{
-		char cmd[600];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", work);
-		if (system(cmd))
-			fail("rm -rf %s", work);
-	}
 	return failed ? 1 : 0;
 }
